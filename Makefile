@@ -1,0 +1,49 @@
+# The single entry point of the workshop. `make help` lists the targets.
+#
+# Learners:    make check LESSON=01        (starts the cluster if needed, checks your lesson)
+# Maintainers: make test                   (proves every solution passes and every starter fails)
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# Run Go in the workspace root, whichever folder make was started from.
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+GO   ?= go
+
+# CLUSTER=auto|kind|local picks the kind of cluster (auto: kind when a container engine answers).
+export CLUSTER ?= auto
+
+.PHONY: help
+help: ## List the targets.
+	@echo "Workshop targets (run from the workspace root, or inside a lesson folder for check):"
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@echo "Variables: CLUSTER=auto|kind|local  LESSON=NN  EXERCISE=N"
+
+.PHONY: go-present
+go-present:
+	@command -v $(GO) >/dev/null || { echo "Go is not on PATH: install Go 1.26 from go.dev/dl, then run make again." >&2; exit 1; }
+
+# The tools are built into .cache/bin (a second or so when nothing changed) rather than run with
+# `go run`, which would add its own "exit status 1" line under every clear error message.
+BIN := $(ROOT)/.cache/bin
+.PHONY: tools
+tools: go-present
+	@cd $(ROOT) && $(GO) build -o $(BIN)/ ./scripts/cluster
+
+.PHONY: cluster
+cluster: tools ## Start (or reuse) the workshop cluster; writes .cluster/kubeconfig.
+	@cd $(ROOT) && $(BIN)/cluster up
+
+.PHONY: cluster-down
+cluster-down: tools ## Stop the workshop cluster and free its ports (local: data kept; kind: deleted).
+	@cd $(ROOT) && $(BIN)/cluster down
+
+.PHONY: cluster-status
+cluster-status: tools ## Say what is running and whether the API answers.
+	@cd $(ROOT) && $(BIN)/cluster status
+
+.PHONY: bench-cluster
+bench-cluster: go-present ## Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md).
+	@cd $(ROOT) && scripts/bench-cluster.sh

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"workshop.local/scripts/versions"
+	"workshop.local/scripts/workspace"
+)
+
+// up starts or reuses the cluster and tells the learner what they got and how to use it.
+func (w *workshopCluster) up(ctx context.Context) error {
+	fmt.Printf("Workshop cluster: %s (%s).\n", w.kind, w.why)
+	d, err := w.driver()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(w.dir, 0o755); err != nil {
+		return err
+	}
+	if err := d.Up(ctx); err != nil {
+		return err
+	}
+	if err := os.WriteFile(w.typeFile(), []byte(w.kind+"\n"), 0o644); err != nil {
+		return err
+	}
+	w.printUsage()
+	return nil
+}
+
+func (w *workshopCluster) printUsage() {
+	kubeconfig := workspace.KubeconfigPath(w.dir)
+	context := workspace.LocalContext
+	what := "embedded local cluster, Kubernetes " + versions.Kubernetes() + " built from source"
+	if w.kind == kindKind {
+		context, what = workspace.KindContext, "kind cluster "+workspace.KindCluster
+	}
+	fmt.Printf("\nReady: %s.\n  context:    %s\n  kubeconfig: %s\n", what, context, kubeconfig)
+	fmt.Printf("For kubectl in this shell:\n  export KUBECONFIG=%s\n", kubeconfig)
+}
+
+// down stops the cluster. The local cluster keeps its data for the next `make cluster`;
+// a kind cluster is deleted, because kind has no stop.
+func (w *workshopCluster) down(context.Context) error {
+	if w.existingKind() == "" {
+		fmt.Println("No workshop cluster has been started in this workspace; nothing to stop.")
+		return nil
+	}
+	d, err := w.driver()
+	if err != nil {
+		return err
+	}
+	if err := d.Down(); err != nil {
+		return err
+	}
+	if w.kind == kindKind {
+		_ = os.Remove(w.typeFile())
+		fmt.Println("Deleted the kind cluster " + workspace.KindCluster + ".")
+		return nil
+	}
+	fmt.Println("Stopped the local cluster; its ports are free. Its data stays in " + w.dir + " for the next `make cluster`.")
+	return nil
+}
+
+// errNotRunning makes `make cluster-status` exit non-zero when the cluster is not up, so
+// scripts can test it; the printed lines say what is wrong.
+var errNotRunning = errors.New("the workshop cluster is not running: start it with `make cluster`")
+
+func (w *workshopCluster) status(ctx context.Context) error {
+	if w.existingKind() == "" {
+		return errors.New("no workshop cluster has been started in this workspace: start one with `make cluster`")
+	}
+	fmt.Printf("Workshop cluster: %s (kubeconfig %s)\n", w.kind, workspace.KubeconfigPath(w.dir))
+	d, err := w.driver()
+	if err != nil {
+		return err
+	}
+	if !d.Status(ctx, os.Stdout) {
+		return errNotRunning
+	}
+	fmt.Println("Running.")
+	return nil
+}

@@ -1,0 +1,49 @@
+// Command cluster starts, stops and reports on the workshop cluster: kind where a container
+// engine answers, otherwise the embedded local cluster. The Makefile's cluster targets call it:
+//
+//	go run ./scripts/cluster up|down|status
+//
+// CLUSTER=auto|kind|local picks the kind of cluster (auto is the default).
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/cluster up|down|status   (CLUSTER=auto|kind|local)")
+		os.Exit(2)
+	}
+	// Ctrl-C cancels a build or a wait cleanly: partial binaries are removed, data is kept.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// A closed stdout (`make cluster | head`) must not kill a start halfway: ignore SIGPIPE
+	// so writes just fail while the cluster comes up.
+	signal.Ignore(syscall.SIGPIPE)
+	if err := run(ctx, os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, "cluster: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, command string) error {
+	w, err := open(ctx)
+	if err != nil {
+		return err
+	}
+	switch command {
+	case "up":
+		return w.up(ctx)
+	case "down":
+		return w.down(ctx)
+	case "status":
+		return w.status(ctx)
+	default:
+		return fmt.Errorf("unknown command %q: use up, down or status", command)
+	}
+}

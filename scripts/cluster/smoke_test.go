@@ -1,0 +1,81 @@
+package main_test
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"workshop.local/scripts/internal/localcluster"
+)
+
+// itRunsRealWorkloads proves the local cluster is a real one and not just an API server: the
+// controller-manager turns a Deployment into a ReplicaSet and Pods, the scheduler binds them to
+// the hollow node, whose kubelet reports them Running, and the garbage collector removes the
+// children when the Deployment goes.
+func itRunsRealWorkloads() {
+	It("runs a Deployment to Available and garbage-collects it", func(ctx SpecContext) {
+		cs := adminClient()
+		ns, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{
+			ObjectMeta: metav1.ObjectMeta{GenerateName: "smoke-"}}, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func(ctx context.Context) error {
+			return cs.CoreV1().Namespaces().Delete(ctx, ns.Name, metav1.DeleteOptions{})
+		})
+
+		deploy, err := cs.AppsV1().Deployments(ns.Name).Create(ctx, webDeployment(), metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+
+		By("the Deployment becoming Available with 3 replicas")
+		Eventually(func(g Gomega) {
+			d, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, deploy.Name, metav1.GetOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(d.Status.AvailableReplicas).To(BeEquivalentTo(3))
+		}).WithContext(ctx).WithTimeout(90 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
+
+		By("a ReplicaSet owned by the Deployment, and 3 Pods Running on the hollow node")
+		rsList, err := cs.AppsV1().ReplicaSets(ns.Name).List(ctx, metav1.ListOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rsList.Items).To(HaveLen(1))
+		Expect(rsList.Items[0].OwnerReferences).To(ContainElement(HaveField("UID", deploy.UID)))
+		pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pods.Items).To(HaveLen(3))
+		for _, p := range pods.Items {
+			Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+			Expect(p.Status.Phase).To(Equal(corev1.PodRunning))
+		}
+
+		By("deleting the Deployment and watching the garbage collector remove the rest")
+		Expect(cs.AppsV1().Deployments(ns.Name).Delete(ctx, deploy.Name, metav1.DeleteOptions{
+			PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)})).To(Succeed())
+		Eventually(func(g Gomega) {
+			rs, err := cs.AppsV1().ReplicaSets(ns.Name).List(ctx, metav1.ListOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(rs.Items).To(BeEmpty())
+			pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(pods.Items).To(BeEmpty())
+		}).WithContext(ctx).WithTimeout(90 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
+	}, SpecTimeout(4*time.Minute))
+}
+
+func webDeployment() *appsv1.Deployment {
+	labels := map[string]string{"app": "web"}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](3),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			},
+		},
+	}
+}

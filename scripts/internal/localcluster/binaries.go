@@ -1,0 +1,212 @@
+package localcluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"workshop.local/scripts/versions"
+)
+
+// binary is one program of the local cluster and how to build it from its builder module.
+type binary struct {
+	name    string // file name in the cache, e.g. "kube-apiserver"
+	module  string // builder module folder under build/, e.g. "kube"
+	pkg     string // main package to build
+	stamped bool   // whether to stamp the Kubernetes version into it
+}
+
+var clusterBinaries = []binary{
+	{"etcd", "etcd", "go.etcd.io/etcd/server/v3", false},
+	{"kube-apiserver", "kube", "k8s.io/kubernetes/cmd/kube-apiserver", true},
+	{"kube-controller-manager", "kube", "k8s.io/kubernetes/cmd/kube-controller-manager", true},
+	{"kube-scheduler", "kube", "k8s.io/kubernetes/cmd/kube-scheduler", true},
+	{"kubemark", "kube", "k8s.io/kubernetes/cmd/kubemark", true},
+}
+
+// Binaries is the cache folder holding one build of the cluster's programs. It is keyed by the
+// pinned versions and the platform, so every clone on the machine shares it and a version bump
+// builds afresh beside the old one.
+type Binaries struct {
+	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64
+	BuilderDir string // scripts/internal/localcluster/build in the workspace
+}
+
+// DefaultBinaries places the cache in $WORKSHOP_CACHE if set, else the user's cache folder.
+func DefaultBinaries(workspaceRoot string) (Binaries, error) {
+	base := os.Getenv("WORKSHOP_CACHE")
+	if base == "" {
+		userCache, err := os.UserCacheDir()
+		if err != nil {
+			return Binaries{}, fmt.Errorf("no cache folder for the cluster binaries (%v): set WORKSHOP_CACHE to a writable folder", err)
+		}
+		base = filepath.Join(userCache, "ctrl-workshop")
+	}
+	key := fmt.Sprintf("kubernetes-%s-etcd-%s-%s-%s", versions.Kubernetes(), versions.Etcd(), runtime.GOOS, runtime.GOARCH)
+	return Binaries{
+		Dir:        filepath.Join(base, key),
+		BuilderDir: filepath.Join(workspaceRoot, "scripts", "internal", "localcluster", "build"),
+	}, nil
+}
+
+// Path is where the named program lives in the cache.
+func (b Binaries) Path(name string) string { return filepath.Join(b.Dir, name) }
+
+// Missing lists the programs not yet built.
+func (b Binaries) Missing() []string {
+	var missing []string
+	for _, bin := range clusterBinaries {
+		if _, err := os.Stat(b.Path(bin.name)); err != nil {
+			missing = append(missing, bin.name)
+		}
+	}
+	return missing
+}
+
+// Ensure builds every missing program, one at a time, printing progress to out. Builds hold a
+// lock on the cache so two clones (or two terminals) never build the same file at once.
+func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
+	if len(b.Missing()) == 0 {
+		return nil
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		return errors.New("the local cluster is built from source with Go, but `go` is not on PATH: install Go 1.26 (go.dev/dl), or use CLUSTER=kind with Docker")
+	}
+	if err := os.MkdirAll(b.Dir, 0o755); err != nil {
+		return fmt.Errorf("create the binary cache %s: %w (set WORKSHOP_CACHE to a writable folder)", b.Dir, err)
+	}
+	unlock, err := lockFile(ctx, filepath.Join(b.Dir, ".build.lock"), out, "another build of the cluster binaries is running; waiting for it")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	fmt.Fprintf(out, "Building the local cluster from source (Kubernetes %s, etcd %s) into %s.\n", versions.Kubernetes(), versions.Etcd(), b.Dir)
+	fmt.Fprintln(out, "This happens once per machine and takes several minutes on a laptop; later starts take seconds.")
+	for _, bin := range clusterBinaries {
+		if _, err := os.Stat(b.Path(bin.name)); err == nil {
+			continue // built meanwhile by the lock holder, or by an earlier run
+		}
+		if err := b.build(ctx, bin, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// build compiles one program into a temporary file and renames it into place, so an interrupted
+// build never leaves a half-written binary that a later run would trust.
+func (b Binaries) build(ctx context.Context, bin binary, out io.Writer) error {
+	tmp := b.Path(bin.name) + ".partial"
+	logPath := b.Path(bin.name) + ".build.log"
+	args := []string{"build", "-trimpath", "-ldflags", ldflags(bin.stamped), "-o", tmp, bin.pkg}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = filepath.Join(b.BuilderDir, bin.module)
+	// The builder modules live outside go.work on purpose; -mod=mod lets go fetch their sums.
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+
+	stop := showProgress(out, bin.name)
+	err := cmd.Run()
+	elapsed := stop()
+	_ = os.WriteFile(logPath, output.Bytes(), 0o644)
+	if err != nil {
+		_ = os.Remove(tmp)
+		return buildError(bin.name, output.String(), logPath, err)
+	}
+	fmt.Fprintf(out, "  built %-24s in %s\n", bin.name, elapsed.Round(time.Second))
+	return os.Rename(tmp, b.Path(bin.name))
+}
+
+// ldflags strips debug info (smaller, faster to link) and, for Kubernetes programs, stamps the
+// version the way the Kubernetes release build does, so `kubectl version` reports it.
+func ldflags(stamped bool) string {
+	flags := []string{"-s", "-w"}
+	if !stamped {
+		return strings.Join(flags, " ")
+	}
+	v := versions.Kubernetes()
+	major, minor := majorMinor(v)
+	for _, pkg := range []string{"k8s.io/client-go/pkg/version", "k8s.io/component-base/version"} {
+		flags = append(flags,
+			"-X", pkg+".gitVersion="+v,
+			"-X", pkg+".gitMajor="+major,
+			"-X", pkg+".gitMinor="+minor,
+			"-X", pkg+".gitTreeState=clean")
+	}
+	return strings.Join(flags, " ")
+}
+
+// majorMinor splits "v1.37.1" into "1" and "37".
+func majorMinor(version string) (string, string) {
+	parts := strings.SplitN(strings.TrimPrefix(version, "v"), ".", 3)
+	if len(parts) < 2 {
+		panic("KUBERNETES_VERSION must look like v1.37.1, got " + version)
+	}
+	return parts[0], parts[1]
+}
+
+// showProgress prints which program is building and the elapsed time every 15 seconds, so a
+// long first build never looks hung. The returned func stops it and reports the total.
+func showProgress(out io.Writer, name string) func() time.Duration {
+	start := time.Now()
+	done := make(chan struct{})
+	fmt.Fprintf(out, "  building %s ...\n", name)
+	go func() {
+		tick := time.NewTicker(15 * time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				fmt.Fprintf(out, "  building %s ... %s\n", name, time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	return func() time.Duration { close(done); return time.Since(start) }
+}
+
+// buildError turns a failed go build into one sentence with a way out, plus the tail of the log.
+func buildError(name, output, logPath string, err error) error {
+	hint := "see the build log"
+	if looksOffline(output) {
+		hint = "the Go module proxy could not be reached (GOPROXY=" + goEnv("GOPROXY") + "); connect once to build, " +
+			"or point GOPROXY at a reachable proxy; after one build the binaries are cached"
+	}
+	return fmt.Errorf("building %s failed (%v): %s.\nBuild log: %s\n%s", name, err, hint, logPath, tail(output, 12))
+}
+
+func looksOffline(output string) bool {
+	for _, sign := range []string{"dial tcp", "no such host", "connection refused", "i/o timeout", "TLS handshake timeout", "network is unreachable"} {
+		if strings.Contains(output, sign) {
+			return true
+		}
+	}
+	return false
+}
+
+func goEnv(key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// tail returns the last n lines of s, indented, for error messages.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "    " + strings.Join(lines, "\n    ")
+}

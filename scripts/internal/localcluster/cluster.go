@@ -1,0 +1,158 @@
+// Package localcluster runs the workshop's embedded cluster: the real upstream etcd,
+// kube-apiserver, kube-controller-manager, kube-scheduler and one kubemark hollow node, built from
+// source, started on 127.0.0.1 with TLS and RBAC, and kept under .cluster/.
+package localcluster
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Cluster is one local cluster, identified by its folder (normally <workspace>/.cluster).
+type Cluster struct {
+	Dir  string    // kubeconfig, pki/, data/, logs/, local/ (ports, pid files, component files)
+	Bins Binaries  // where the built programs live
+	Out  io.Writer // progress and messages for the learner
+}
+
+// How long each component may take to get ready before we report it failed. Measured starts on
+// a 2-core machine take a few seconds; the margins cover a busy laptop.
+var readyTimeouts = map[string]time.Duration{
+	"etcd": 30 * time.Second, "kube-apiserver": 90 * time.Second,
+	"kube-controller-manager": 60 * time.Second, "kube-scheduler": 60 * time.Second,
+	"hollow-node": 90 * time.Second,
+}
+
+func (c *Cluster) path(parts ...string) string {
+	return filepath.Join(append([]string{c.Dir}, parts...)...)
+}
+
+func (c *Cluster) process(name string) process {
+	return process{name: name, runDir: c.path("local", "run"), logPath: c.path("logs", name+".log")}
+}
+
+// Up starts the cluster, or reuses it when every component runs and the API answers. Anything
+// half-running (after a crash, a kill -9 or a reboot) is stopped and started again; etcd's data
+// stays, so the learner's objects survive.
+func (c *Cluster) Up(ctx context.Context) error {
+	if err := c.makeDirs(); err != nil {
+		return err
+	}
+	unlock, err := lockFile(ctx, c.path("local", "up.lock"), c.Out,
+		"another `make cluster` is starting this cluster; waiting for it to finish")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if c.Running(ctx) {
+		fmt.Fprintln(c.Out, "The local cluster is already running; reusing it.")
+		return nil
+	}
+	if err := c.stopAll(); err != nil {
+		return err
+	}
+	// Ports first: a taken port should be reported before a build that may take minutes.
+	ports, err := choosePorts(c.path("local", "ports.json"), c.Out)
+	if err != nil {
+		return err
+	}
+	if err := c.Bins.Ensure(ctx, c.Out); err != nil {
+		return err
+	}
+	return c.start(ctx, ports)
+}
+
+func (c *Cluster) makeDirs() error {
+	for _, dir := range []string{"logs", "pki", "data", "local/run", "local/node-tmp"} {
+		if err := os.MkdirAll(c.path(dir), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", c.path(dir), err)
+		}
+	}
+	return os.Chmod(c.path("pki"), 0o700)
+}
+
+// start launches each component in order and waits for it before starting the next, so a
+// failure names the component that failed rather than the first one to notice.
+func (c *Cluster) start(ctx context.Context, ports Ports) error {
+	if err := ensurePKI(c.path("pki")); err != nil {
+		return fmt.Errorf("create the cluster's certificates: %w", err)
+	}
+	if err := c.writeKubeconfigs(ports); err != nil {
+		return err
+	}
+	// The hollow node makes a fresh root folder per start; old ones are of no use.
+	_ = os.RemoveAll(c.path("local", "node-tmp"))
+	_ = os.MkdirAll(c.path("local", "node-tmp"), 0o755)
+	begin := time.Now()
+	for _, comp := range c.components(ports) {
+		proc, started := c.process(comp.name), time.Now()
+		if err := proc.start(c.Bins.Path(comp.bin), comp.args, comp.env); err != nil {
+			return err
+		}
+		if err := c.waitReady(ctx, proc, c.readyCheck(comp.name, ports, started), readyTimeouts[comp.name]); err != nil {
+			return fmt.Errorf("%w\nThe data is kept; fix the cause and run `make cluster` again", err)
+		}
+		fmt.Fprintf(c.Out, "  %-24s ready after %.1fs\n", comp.name, time.Since(begin).Seconds())
+	}
+	return nil
+}
+
+// Running reports whether every component runs and the API server answers /readyz.
+func (c *Cluster) Running(ctx context.Context) bool {
+	for _, comp := range c.components(Ports{}) {
+		if c.process(comp.name).pid() == 0 {
+			return false
+		}
+	}
+	return c.apiReady(ctx) == nil
+}
+
+// Down stops the components in reverse order (hollow node first, etcd last), so no component
+// loses its upstream while it still runs. The data stays for the next Up.
+func (c *Cluster) Down() error {
+	return c.stopAll()
+}
+
+func (c *Cluster) stopAll() error {
+	comps := c.components(Ports{})
+	for i := len(comps) - 1; i >= 0; i-- {
+		if err := c.process(comps[i].name).stop(10 * time.Second); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Status writes one line per component and whether the API answers and the node is Ready.
+// It returns true when the whole cluster is up.
+func (c *Cluster) Status(ctx context.Context, out io.Writer) bool {
+	up := true
+	for _, comp := range c.components(Ports{}) {
+		pid := c.process(comp.name).pid()
+		up = up && pid != 0
+		fmt.Fprintln(out, "  "+comp.describe(pid))
+	}
+	if err := c.apiReady(ctx); err != nil {
+		fmt.Fprintf(out, "  API server: not answering (%v)\n", shortErr(err))
+		return false
+	}
+	fmt.Fprintln(out, "  API server: answering /readyz")
+	if err := c.nodeReady(ctx, time.Time{}); err != nil {
+		fmt.Fprintf(out, "  node: %v\n", shortErr(err))
+		return false
+	}
+	fmt.Fprintln(out, "  node "+NodeName+": Ready")
+	return up
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 160 {
+		s = s[:160] + "..."
+	}
+	return s
+}

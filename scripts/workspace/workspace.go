@@ -1,0 +1,46 @@
+// Package workspace finds the workspace root and the paths every tool agrees on.
+package workspace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// Root walks up from the working directory to the folder that holds go.work.
+func Root() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the workshop workspace (no go.work above this folder): cd into your clone first")
+		}
+		dir = parent
+	}
+}
+
+// ClusterDir is where the workshop cluster keeps its kubeconfig, data, logs and pid files:
+// $WORKSHOP_CLUSTER_DIR if set (the tooling's own tests use a scratch one), else <root>/.cluster.
+func ClusterDir(root string) string {
+	if dir := os.Getenv("WORKSHOP_CLUSTER_DIR"); dir != "" {
+		return dir
+	}
+	return filepath.Join(root, ".cluster")
+}
+
+// KubeconfigPath is the one kubeconfig the workspace writes, whichever kind of cluster runs.
+func KubeconfigPath(clusterDir string) string { return filepath.Join(clusterDir, "kubeconfig") }
+
+// Context names the workspace creates. The spec harness trusts these and refuses any other
+// context unless the learner opts in, so a suite that deletes objects never touches a real cluster.
+const (
+	LocalContext = "ctrl-workshop-local"
+	KindCluster  = "ctrl-workshop"
+	KindContext  = "kind-" + KindCluster
+)
