@@ -52,7 +52,7 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 
 	It("keeps the kubeconfig and every private key readable by the owner only", func() {
 		keys, _ := filepath.Glob(filepath.Join(scratchDir, "pki", "*.key"))
-		Expect(keys).To(HaveLen(6), "want keys for the CA, apiserver, sa and 3 components + admin")
+		Expect(keys).To(HaveLen(7), "want keys for the CA, the apiserver, service accounts, admin and 3 components")
 		for _, f := range append(keys, scratchKubeconfig()) {
 			info, err := os.Stat(f)
 			Expect(err).NotTo(HaveOccurred())

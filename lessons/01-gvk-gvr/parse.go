@@ -1,0 +1,20 @@
+package gvkgvr
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Exercise 1: parse an object's apiVersion and kind into a GroupVersionKind.
+//
+// Every object sent to or from the API server says what it is with two fields:
+//
+//	apiVersion: apps/v1      <- "group/version"; the core group has no name, so just "v1"
+//	kind: Deployment
+//
+// ParseGVK splits them into a schema.GroupVersionKind. It returns an error for an apiVersion
+// with more than one slash, an apiVersion without a version, or an empty kind.
+func ParseGVK(apiVersion, kind string) (schema.GroupVersionKind, error) {
+	// TODO(exercise 1): split apiVersion into group and version (schema.ParseGroupVersion knows
+	// both shapes), check the version and kind are not empty, and return the GroupVersionKind.
+	return schema.GroupVersionKind{}, errNotImplemented(1)
+}

@@ -1,0 +1,20 @@
+package gvkgvr
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Exercise 2: build the REST path of a resource, as client-go does for every request.
+//
+// The core group lives under /api, every named group under /apis/<group>:
+//
+//	/api/v1/namespaces/default/pods/web           a Pod (core group, namespaced)
+//	/apis/apps/v1/namespaces/default/deployments  the Deployments of a namespace
+//	/api/v1/nodes/node-1                          a Node (cluster-scoped: no namespace part)
+//
+// namespace is "" for cluster-scoped resources; name is "" for the whole collection.
+func RESTPath(gvr schema.GroupVersionResource, namespace, name string) string {
+	// TODO(exercise 2): start from /api or /apis/<group>, add the version, then
+	// namespaces/<namespace> when there is one, the resource, and the name when there is one.
+	panic(errNotImplemented(2))
+}

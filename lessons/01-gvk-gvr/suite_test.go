@@ -1,0 +1,20 @@
+package gvkgvr_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"workshop.local/lessons/internal/harness"
+)
+
+// cluster is the workshop cluster the specs check your code against.
+var cluster *harness.Cluster
+
+func TestLesson01(t *testing.T) {
+	harness.RunSuite(t, "Lesson 01: GVK and GVR")
+}
+
+var _ = BeforeSuite(func(ctx SpecContext) {
+	cluster = harness.Connect(ctx)
+})
