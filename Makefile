@@ -30,7 +30,7 @@ go-present:
 BIN := $(ROOT)/.cache/bin
 .PHONY: tools
 tools: go-present
-	@cd $(ROOT) && $(GO) build -o $(BIN)/ ./scripts/cluster
+	@cd $(ROOT) && $(GO) build -o $(BIN)/ ./scripts/cluster ./scripts/check
 
 .PHONY: cluster
 cluster: tools ## Start (or reuse) the workshop cluster; writes .cluster/kubeconfig.
@@ -43,6 +43,16 @@ cluster-down: tools ## Stop the workshop cluster and free its ports (local: data
 .PHONY: cluster-status
 cluster-status: tools ## Say what is running and whether the API answers.
 	@cd $(ROOT) && $(BIN)/cluster status
+
+# LESSON=01 (or 1, or the folder name) and EXERCISE=N pick what to check.
+.PHONY: check
+check: tools ## Check a lesson against the cluster (LESSON=NN, EXERCISE=N); starts the cluster if needed.
+	@test -n "$(LESSON)" || { echo "Which lesson? make check LESSON=01 (or run make check inside lessons/NN-topic/)" >&2; exit 2; }
+	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check lesson "$(LESSON)" "$(EXERCISE)"
+
+.PHONY: test
+test: tools ## The project's tests: tooling, and every solution passes / every starter fails. Ends with "N passed, N failed".
+	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check test "$(LESSON)"
 
 .PHONY: bench-cluster
 bench-cluster: go-present ## Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md).

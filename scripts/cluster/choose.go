@@ -23,6 +23,7 @@ const (
 // clusterDriver is what up, down and status need from either kind of cluster.
 type clusterDriver interface {
 	Up(ctx context.Context) error
+	Running(ctx context.Context) bool
 	Down() error
 	Status(ctx context.Context, out io.Writer) bool
 }

@@ -30,6 +30,19 @@ func (w *workshopCluster) up(ctx context.Context) error {
 	return nil
 }
 
+// ensure starts the cluster only if it is not running; when it is, it says so in one line.
+func (w *workshopCluster) ensure(ctx context.Context) error {
+	d, err := w.driver()
+	if err != nil {
+		return err
+	}
+	if w.existingKind() != "" && d.Running(ctx) {
+		fmt.Printf("Workshop cluster: %s, running (kubeconfig %s).\n", w.kind, workspace.KubeconfigPath(w.dir))
+		return nil
+	}
+	return w.up(ctx)
+}
+
 func (w *workshopCluster) printUsage() {
 	kubeconfig := workspace.KubeconfigPath(w.dir)
 	context := workspace.LocalContext

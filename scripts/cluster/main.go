@@ -1,7 +1,9 @@
 // Command cluster starts, stops and reports on the workshop cluster: kind where a container
 // engine answers, otherwise the embedded local cluster. The Makefile's cluster targets call it:
 //
-//	go run ./scripts/cluster up|down|status
+//	go run ./scripts/cluster up|ensure|down|status
+//
+// ensure is up for other targets (make check): one line when the cluster already runs.
 //
 // CLUSTER=auto|kind|local picks the kind of cluster (auto is the default).
 package main
@@ -16,7 +18,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/cluster up|down|status   (CLUSTER=auto|kind|local)")
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/cluster up|ensure|down|status   (CLUSTER=auto|kind|local)")
 		os.Exit(2)
 	}
 	// Ctrl-C cancels a build or a wait cleanly: partial binaries are removed, data is kept.
@@ -39,6 +41,8 @@ func run(ctx context.Context, command string) error {
 	switch command {
 	case "up":
 		return w.up(ctx)
+	case "ensure":
+		return w.ensure(ctx)
 	case "down":
 		return w.down(ctx)
 	case "status":

@@ -43,13 +43,16 @@ func itRunsRealWorkloads() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rsList.Items).To(HaveLen(1))
 		Expect(rsList.Items[0].OwnerReferences).To(ContainElement(HaveField("UID", deploy.UID)))
-		pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(pods.Items).To(HaveLen(3))
-		for _, p := range pods.Items {
-			Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
-			Expect(p.Status.Phase).To(Equal(corev1.PodRunning))
-		}
+		// The kubelet reports each Pod's phase on its own schedule, so wait for it.
+		Eventually(func(g Gomega) {
+			pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(pods.Items).To(HaveLen(3))
+			for _, p := range pods.Items {
+				g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+				g.Expect(p.Status.Phase).To(Equal(corev1.PodRunning))
+			}
+		}).WithContext(ctx).WithTimeout(60 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
 
 		By("deleting the Deployment and watching the garbage collector remove the rest")
 		Expect(cs.AppsV1().Deployments(ns.Name).Delete(ctx, deploy.Name, metav1.DeleteOptions{

@@ -60,6 +60,11 @@ func (c *Cluster) Up(ctx context.Context) error {
 		cluster.CreateWithDisplaySalutation(false))
 }
 
+// Running is true when the cluster exists and its API answers.
+func (c *Cluster) Running(ctx context.Context) bool {
+	return c.Status(ctx, io.Discard)
+}
+
 // Down deletes the kind cluster (kind has no "stop"): the objects in it are gone afterwards.
 func (c *Cluster) Down() error {
 	if !c.Engine.Answers {

@@ -1,0 +1,197 @@
+package clients_test
+
+import (
+	"context"
+	"maps"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/utils/ptr"
+
+	clients "workshop.local/lessons/02-clients"
+	"workshop.local/lessons/internal/harness"
+)
+
+// competitorAnnotation is what the specs' competing update writes.
+const competitorAnnotation = "workshop.local/competitor"
+
+var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
+	var ns string
+
+	BeforeEach(func(ctx SpecContext) {
+		ns = cluster.Namespace(ctx, "lesson02")
+	}, NodeTimeout(harness.Timeout))
+
+	Describe("CreateDeployment", func() {
+		It("creates a Deployment that the cluster turns into Pods", func(ctx SpecContext) {
+			waitForDefaultServiceAccount(ctx, ns)
+			created, err := clients.CreateDeployment(ctx, cluster.Clientset, ns, "web", pauseImage, 2)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(created.UID).NotTo(BeEmpty(), "return the Deployment the server returned, not the one you built")
+
+			got, err := cluster.Clientset.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)), "spec.replicas")
+			Expect(got.Spec.Template.Labels).To(HaveKeyWithValue("app", "web"), "label the Pod template app=<name>")
+			Expect(got.Spec.Template.Spec.Containers).To(ContainElement(HaveField("Image", pauseImage)), "one container running the image")
+
+			Eventually(func(g Gomega) {
+				pods, err := cluster.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(pods.Items).To(HaveLen(2))
+			}).WithContext(ctx).Should(Succeed(), "the Deployment controller should create 2 Pods labelled app=web (through a ReplicaSet)")
+		}, SpecTimeout(harness.Timeout))
+
+		It("returns the server's AlreadyExists error when the name is taken", func(ctx SpecContext) {
+			createDeployment(ctx, ns, "web")
+			_, err := clients.CreateDeployment(ctx, cluster.Clientset, ns, "web", pauseImage, 1)
+			Expect(apierrors.IsAlreadyExists(err)).To(BeTrue(), "want the server's error, for which apierrors.IsAlreadyExists is true; got %v", err)
+		}, SpecTimeout(harness.Timeout))
+	})
+
+	Describe("GetDeployment", func() {
+		It("gets the Deployment as the server has it", func(ctx SpecContext) {
+			existing := createDeployment(ctx, ns, "web")
+			got, err := clients.GetDeployment(ctx, cluster.Clientset, ns, "web")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got.UID).To(Equal(existing.UID))
+		}, SpecTimeout(harness.Timeout))
+
+		It("returns the server's NotFound error for a Deployment that does not exist", func(ctx SpecContext) {
+			_, err := clients.GetDeployment(ctx, cluster.Clientset, ns, "nothing")
+			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "want the server's error, for which apierrors.IsNotFound is true; got %v", err)
+		}, SpecTimeout(harness.Timeout))
+	})
+
+	Describe("UpdateDeployment", func() {
+		It("applies mutate and stores the result", func(ctx SpecContext) {
+			existing := createDeployment(ctx, ns, "web")
+			updated, err := clients.UpdateDeployment(ctx, cluster.Clientset, ns, "web", func(d *appsv1.Deployment) {
+				d.Spec.Replicas = ptr.To[int32](3)
+			})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(updated.ResourceVersion).NotTo(Equal(existing.ResourceVersion), "return the Deployment the server returned from Update")
+			Expect(updated.Spec.Replicas).To(HaveValue(BeEquivalentTo(3)))
+			Expect(getDeployment(ctx, ns, "web").Spec.Replicas).To(HaveValue(BeEquivalentTo(3)), "the change should be stored in the cluster")
+		}, SpecTimeout(harness.Timeout))
+
+		It("survives a competing update: on a Conflict it reads the Deployment again and mutates again", func(ctx SpecContext) {
+			createDeployment(ctx, ns, "web")
+			calls, lastSeen := 0, map[string]string{}
+			var competeErr error
+			mutate := func(d *appsv1.Deployment) {
+				calls++
+				if calls == 1 {
+					competeErr = competeWith(ctx, ns, "web") // between your Get and your Update, someone else writes
+				}
+				lastSeen = maps.Clone(d.Annotations)
+				d.Spec.Replicas = ptr.To[int32](3)
+			}
+			_, err := clients.UpdateDeployment(ctx, cluster.Clientset, ns, "web", mutate)
+			Expect(competeErr).NotTo(HaveOccurred(), "the spec's competing update failed")
+			Expect(err).NotTo(HaveOccurred(), "your Update lost to a competing one: retry with retry.RetryOnConflict, reading the Deployment again each time")
+			Expect(calls).To(BeNumerically(">=", 2), "after a Conflict, Get the Deployment again and call mutate on the fresh copy")
+			Expect(lastSeen).To(HaveKey(competitorAnnotation), "the last mutate should see the competing change: Get again inside the retry")
+
+			got := getDeployment(ctx, ns, "web")
+			Expect(got.Annotations).To(HaveKey(competitorAnnotation), "the competing change was overwritten: never clear resourceVersion to force an Update")
+			Expect(got.Spec.Replicas).To(HaveValue(BeEquivalentTo(3)), "your change should be stored too")
+		}, SpecTimeout(harness.Timeout))
+
+		It("returns other errors as they are, without calling mutate", func(ctx SpecContext) {
+			calls := 0
+			_, err := clients.UpdateDeployment(ctx, cluster.Clientset, ns, "nothing", func(*appsv1.Deployment) { calls++ })
+			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "want the server's error, for which apierrors.IsNotFound is true; got %v", err)
+			Expect(calls).To(BeZero(), "there is nothing to mutate when the Get fails")
+		}, SpecTimeout(harness.Timeout))
+	})
+
+	Describe("DeleteDeployment", func() {
+		It("deletes the Deployment, and the garbage collector deletes its ReplicaSets", func(ctx SpecContext) {
+			existing := createDeployment(ctx, ns, "web")
+			Eventually(ownedReplicaSets).WithContext(ctx).WithArguments(ns, existing.UID).ShouldNot(BeEmpty(),
+				"the Deployment controller did not create a ReplicaSet for the spec's Deployment")
+
+			Expect(clients.DeleteDeployment(ctx, cluster.Clientset, ns, "web")).To(Succeed())
+			Eventually(func() error {
+				_, err := cluster.Clientset.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+				return err
+			}).WithContext(ctx).Should(Satisfy(apierrors.IsNotFound), "the Deployment should be gone")
+			Eventually(ownedReplicaSets).WithContext(ctx).WithArguments(ns, existing.UID).Should(BeEmpty(),
+				"its ReplicaSets should be deleted too: use the Background or Foreground propagation policy, not Orphan")
+		}, SpecTimeout(harness.Timeout))
+
+		It("treats a Deployment that is already gone as deleted", func(ctx SpecContext) {
+			Expect(clients.DeleteDeployment(ctx, cluster.Clientset, ns, "nothing")).To(Succeed(),
+				"a NotFound error means the Deployment is gone, which is what the caller wanted")
+		}, SpecTimeout(harness.Timeout))
+	})
+})
+
+// createDeployment creates, with the spec's own client, a Deployment of no replicas (so no
+// Pods come and go while a spec works on it).
+func createDeployment(ctx context.Context, ns, name string) *appsv1.Deployment {
+	GinkgoHelper()
+	labels := map[string]string{"app": name}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](0),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: pauseImage}}},
+			},
+		},
+	}
+	created, err := cluster.Clientset.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "the spec could not create the Deployment %s/%s", ns, name)
+	return created
+}
+
+func getDeployment(ctx context.Context, ns, name string) *appsv1.Deployment {
+	GinkgoHelper()
+	d, err := cluster.Clientset.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return d
+}
+
+// competeWith plays another writer: it reads the Deployment afresh and updates it, which
+// changes its resourceVersion under the feet of anyone holding an older copy. It runs inside
+// your code (from mutate), so it returns its error rather than fail the spec there.
+func competeWith(ctx context.Context, ns, name string) error {
+	deployments := cluster.Clientset.AppsV1().Deployments(ns)
+	// The Deployment controller writes status now and then: a good writer retries too.
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d, err := deployments.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		metav1.SetMetaDataAnnotation(&d.ObjectMeta, competitorAnnotation, "was-here")
+		_, err = deployments.Update(ctx, d, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// ownedReplicaSets lists the ReplicaSets of ns whose owner has the given UID.
+func ownedReplicaSets(ctx context.Context, ns string, owner types.UID) ([]appsv1.ReplicaSet, error) {
+	list, err := cluster.Clientset.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var owned []appsv1.ReplicaSet
+	for _, rs := range list.Items {
+		for _, ref := range rs.OwnerReferences {
+			if ref.UID == owner {
+				owned = append(owned, rs)
+			}
+		}
+	}
+	return owned, nil
+}

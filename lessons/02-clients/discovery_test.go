@@ -1,0 +1,114 @@
+package clients_test
+
+import (
+	"context"
+	"errors"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+
+	clients "workshop.local/lessons/02-clients"
+	"workshop.local/lessons/internal/harness"
+)
+
+var _ = Describe("Exercise 4: the discovery client", harness.Exercise(4), func() {
+	Describe("APIResources", func() {
+		It("lists what kubectl api-resources prints: each resource once, at its preferred version", func(ctx SpecContext) {
+			cluster.EnsureCRD(ctx, widgetCRD())
+			resources, err := clients.APIResources(ctx, cluster.Clientset.Discovery())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resources).To(ContainElements(
+				clients.APIResource{Name: "namespaces", ShortNames: []string{"ns"}, APIVersion: "v1", Namespaced: false, Kind: "Namespace"},
+				clients.APIResource{Name: "deployments", ShortNames: []string{"deploy"}, APIVersion: "apps/v1", Namespaced: true, Kind: "Deployment"},
+				clients.APIResource{Name: "horizontalpodautoscalers", ShortNames: []string{"hpa"}, APIVersion: "autoscaling/v2", Namespaced: true, Kind: "HorizontalPodAutoscaler"},
+				clients.APIResource{Name: "widgets", ShortNames: []string{"wd"}, APIVersion: lessonGroup + "/v1", Namespaced: true, Kind: "Widget"},
+			), "compare with `kubectl api-resources`")
+			Expect(resources).To(HaveEach(HaveField("Name", Not(ContainSubstring("/")))), "subresources such as pods/log are not lines of their own")
+			for _, gr := range []schema.GroupResource{{Group: "autoscaling", Resource: "horizontalpodautoscalers"}, widgets.GroupResource()} {
+				Expect(linesOf(resources, gr)).To(HaveLen(1), "%s are served at two versions: list the preferred one only", gr)
+			}
+		}, SpecTimeout(harness.Timeout))
+	})
+
+	Describe("PreferredVersion", func() {
+		DescribeTable("names the version the server prefers for a group",
+			func(ctx SpecContext, group, want string) {
+				cluster.EnsureCRD(ctx, widgetCRD())
+				version, err := clients.PreferredVersion(ctx, cluster.Clientset.Discovery(), group)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(version).To(Equal(want), "the preferred version of group %q (compare with `kubectl get --raw /apis`)", group)
+			},
+			Entry("the core group, whose name is empty", "", "v1", SpecTimeout(harness.Timeout)),
+			Entry("apps", "apps", "v1", SpecTimeout(harness.Timeout)),
+			Entry("autoscaling, served at v1 and v2", "autoscaling", "v2", SpecTimeout(harness.Timeout)),
+			Entry("the lesson's CRD group, served at v1 and v1beta1", lessonGroup, "v1", SpecTimeout(harness.Timeout)),
+		)
+
+		It("wraps ErrGroupNotServed for a group the server does not serve", func(ctx SpecContext) {
+			_, err := clients.PreferredVersion(ctx, cluster.Clientset.Discovery(), "nowhere.workshop.local")
+			Expect(errors.Is(err, clients.ErrGroupNotServed)).To(BeTrue(), "want an error wrapping ErrGroupNotServed (fmt.Errorf with %%w); got %v", err)
+		}, SpecTimeout(harness.Timeout))
+	})
+
+	Describe("NewCachedDiscovery", func() {
+		var (
+			requests *requestLog
+			cacheDir string
+		)
+
+		BeforeEach(func() {
+			requests = &requestLog{}
+			cacheDir = GinkgoT().TempDir()
+		})
+
+		It("answers a second lookup from its cache, without a request", func(ctx SpecContext) {
+			cached := newCachedDiscovery(requests.watching(cluster.Config), cacheDir)
+			lookUpResources(ctx, cached)
+			Expect(requests.sent()).NotTo(BeEmpty(), "the first lookup should ask the server: build the client from the config you are given")
+			requests.reset()
+			lookUpResources(ctx, cached)
+			Expect(requests.sent()).To(BeEmpty(), "the second lookup should come from the cache")
+		}, SpecTimeout(harness.Timeout))
+
+		It("shares its cache with the next client on the same directory, as kubectl's next run does", func(ctx SpecContext) {
+			cfg := requests.watching(cluster.Config)
+			lookUpResources(ctx, newCachedDiscovery(cfg, cacheDir))
+			requests.reset()
+			lookUpResources(ctx, newCachedDiscovery(cfg, cacheDir))
+			Expect(requests.sent()).To(BeEmpty(), "a memory cache dies with its client: keep the cache on disk under cacheDir (package discovery/cached/disk)")
+		}, SpecTimeout(harness.Timeout))
+	})
+})
+
+// linesOf returns the lines that list the resource gr, whatever their version.
+func linesOf(resources []clients.APIResource, gr schema.GroupResource) []clients.APIResource {
+	var lines []clients.APIResource
+	for _, r := range resources {
+		gv, err := schema.ParseGroupVersion(r.APIVersion)
+		if err == nil && gv.Group == gr.Group && r.Name == gr.Resource {
+			lines = append(lines, r)
+		}
+	}
+	return lines
+}
+
+func newCachedDiscovery(cfg *rest.Config, cacheDir string) discovery.CachedDiscoveryInterfaceWithContext {
+	GinkgoHelper()
+	cached, err := clients.NewCachedDiscovery(cfg, cacheDir)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(cached).NotTo(BeNil())
+	return cached
+}
+
+// lookUpResources does what `kubectl api-resources` asks discovery for. A group that fails
+// (another lesson may be removing a CRD right now) does not matter here: only requests count.
+func lookUpResources(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext) {
+	GinkgoHelper()
+	_, err := dc.ServerPreferredResourcesWithContext(ctx)
+	if !discovery.IsGroupDiscoveryFailedError(err) {
+		Expect(err).NotTo(HaveOccurred())
+	}
+}

@@ -1,0 +1,67 @@
+package clients
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+)
+
+// Exercise 3: objects without Go types, through the dynamic client.
+//
+// The dynamic client needs no generated code: you name a resource by its GVR, and objects
+// travel as *unstructured.Unstructured, a map[string]interface{} holding the JSON as it is:
+//
+//	apiVersion: lesson02.workshop.local/v1     u.Object["apiVersion"], or u.GetAPIVersion()
+//	kind: Widget                               u.GetKind()
+//	metadata: {name: w, namespace: ns}         u.GetName(), u.GetNamespace()
+//	spec: {size: 3}                            unstructured.NestedInt64(u.Object, "spec", "size")
+//
+// That is how kubectl, the garbage collector and the namespace controller handle every kind,
+// including kinds installed long after they were compiled.
+
+// widgets is the resource of the Widget kind, a custom resource the specs install with a CRD
+// (group lesson02.workshop.local, version v1, namespaced, with an integer spec.size of at
+// least 1). No Go type exists for it, so only the dynamic client can handle it.
+var widgets = schema.GroupVersionResource{Group: "lesson02.workshop.local", Version: "v1", Resource: "widgets"}
+
+// Exercise 3a: create a Widget of the given size.
+//
+// An object sent to the server must say what it is: set apiVersion and kind, as well as the
+// name, the namespace and spec.size. Numbers in an Unstructured are int64 (or float64), never
+// int. Return the created Widget, or the server's error as it is (a size of 0 breaks the
+// CRD's validation: callers test that with apierrors.IsInvalid).
+func CreateWidget(ctx context.Context, dc dynamic.Interface, namespace, name string, size int64) (*unstructured.Unstructured, error) {
+	// TODO(exercise 3): build &unstructured.Unstructured{}, SetAPIVersion, SetKind ("Widget"),
+	// SetName, SetNamespace, unstructured.SetNestedField(u.Object, size, "spec", "size"), then
+	// dc.Resource(widgets).Namespace(namespace).Create(ctx, u, metav1.CreateOptions{}).
+	return nil, errNotImplemented(3)
+}
+
+// Exercise 3b: read the spec.size of a Widget.
+//
+// Get the Widget by its GVR and dig the field out of the map. Return the server's error as it
+// is (a missing Widget gives NotFound), and an error of your own that mentions spec.size when
+// the Widget has none.
+func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name string) (int64, error) {
+	// TODO(exercise 3): dc.Resource(widgets).Namespace(namespace).Get(ctx, name,
+	// metav1.GetOptions{}), then unstructured.NestedInt64(u.Object, "spec", "size"); its second
+	// result says whether the field was there at all.
+	return 0, errNotImplemented(3)
+}
+
+// Exercise 3c: create a ConfigMap through the dynamic client, converting on the way in and out.
+//
+// runtime.DefaultUnstructuredConverter turns a typed object into the map an Unstructured
+// holds (ToUnstructured) and a map back into a typed object (FromUnstructured), through the
+// objects' JSON field names. One catch: typed Go objects usually leave TypeMeta (apiVersion
+// and kind) empty, because the Go type already says what they are. The map does not carry a
+// Go type, so set apiVersion "v1" and kind "ConfigMap" yourself. Do not modify cm.
+func CreateConfigMap(ctx context.Context, dc dynamic.Interface, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
+	// TODO(exercise 3): ToUnstructured(cm) into &unstructured.Unstructured{Object: ...}, set the
+	// apiVersion and kind, Create it in cm's namespace at the GVR of configmaps (core group, v1),
+	// and convert the server's answer back with FromUnstructured into a new *corev1.ConfigMap.
+	return nil, errNotImplemented(3)
+}

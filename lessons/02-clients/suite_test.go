@@ -1,0 +1,20 @@
+package clients_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"workshop.local/lessons/internal/harness"
+)
+
+// cluster is the workshop cluster the specs check your code against.
+var cluster *harness.Cluster
+
+func TestLesson02(t *testing.T) {
+	harness.RunSuite(t, "Lesson 02: RESTClient, Clientset, DynamicClient, DiscoveryClient")
+}
+
+var _ = BeforeSuite(func(ctx SpecContext) {
+	cluster = harness.Connect(ctx)
+})

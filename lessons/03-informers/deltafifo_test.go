@@ -1,0 +1,236 @@
+package informers_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+
+	informers "workshop.local/lessons/03-informers"
+	"workshop.local/lessons/internal/harness"
+)
+
+// deltasLabel marks the ConfigMaps the specs' Reflector feeds to your queue, so that the
+// kube-root-ca.crt ConfigMap, which the controller-manager adds to every namespace at a time of
+// its choosing, never joins the queue.
+var deltasLabel = map[string]string{"lesson03.workshop.local/deltas": "yes"}
+
+var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
+	var (
+		known cache.Store // the consumer's store, as an informer's cache
+		fifo  *cache.DeltaFIFO
+	)
+
+	BeforeEach(func() {
+		// Keyed like an informer's cache, so that it can delete by tombstone too.
+		known = cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
+	})
+
+	// newQueue makes your queue over known, closed when the spec ends so no Pop waits forever.
+	newQueue := func() {
+		GinkgoHelper()
+		var err error
+		fifo, err = informers.NewDeltaFIFO(known)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(fifo).NotTo(BeNil())
+		DeferCleanup(fifo.Close)
+	}
+
+	Context("fed by a Reflector", func() {
+		It("reports an object's life: Replaced from the first list, then Added, Updated and Deleted", func(ctx SpecContext) {
+			ns := cluster.Namespace(ctx, "lesson03")
+			createConfigMap(ctx, ns, "old", deltasLabel)
+			newQueue()
+			feedFromCluster(ctx, fifo, ns)
+
+			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/old: Replaced"), "an object the first list finds is Replaced, not Added")
+			createConfigMap(ctx, ns, "life", deltasLabel)
+			Expect(popped(ctx, fifo, known)).To(Equal(ns + "/life: Added"))
+			Expect(known.ListKeys()).To(ContainElement(ns+"/life"), "PopDeltas should store an Added object in known")
+			updateConfigMap(ctx, ns, "life", setValue("2"))
+			Expect(popped(ctx, fifo, known)).To(Equal(ns + "/life: Updated"))
+			deleteConfigMap(ctx, ns, "life")
+			Expect(popped(ctx, fifo, known)).To(Equal(ns + "/life: Deleted"))
+			Expect(known.ListKeys()).To(ConsistOf(ns+"/old"), "PopDeltas should remove a Deleted object from known")
+		}, SpecTimeout(harness.Timeout))
+
+		It("queues all the deltas of one key together, in the place the key took first", func(ctx SpecContext) {
+			ns := cluster.Namespace(ctx, "lesson03")
+			newQueue()
+			feed := feedFromCluster(ctx, fifo, ns)
+			Eventually(feed.calls).WithContext(ctx).Should(ContainElement("replace"), "the Reflector's first list never reached your queue")
+
+			createConfigMap(ctx, ns, "a", deltasLabel)
+			createConfigMap(ctx, ns, "b", deltasLabel)
+			updateConfigMap(ctx, ns, "a", setValue("2"))
+			deleteConfigMap(ctx, ns, "a")
+			Eventually(feed.calls).WithContext(ctx).Should(ContainElement("delete "+ns+"/a"), "the Reflector never passed on the deletion of 'a'")
+
+			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/a: Added Updated Deleted"), "'a' was queued first and everything that happened to it since comes out with it")
+			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/b: Added"), "'b' comes next, though 'a' changed after it")
+		}, SpecTimeout(harness.Timeout))
+	})
+
+	Context("driven by hand, as a Reflector and a resync timer drive it", func() {
+		It("marks what a relist finds as Replaced, and what a resync re-queues as Sync", func(ctx SpecContext) {
+			Expect(known.Add(sampleConfigMap("kept", "1"))).To(Succeed())
+			newQueue()
+			Expect(fifo.Replace([]any{sampleConfigMap("kept", "2")}, "2")).To(Succeed())
+			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Replaced"), "a relist must be told apart from a resync: set EmitDeltaTypeReplaced")
+			Expect(fifo.Resync()).To(Succeed())
+			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Sync"), "a resync re-queues every object of known: did you pass known as KnownObjects?")
+		}, SpecTimeout(harness.Timeout))
+
+		It("leaves out of a resync an object whose newer state is already queued", func(ctx SpecContext) {
+			Expect(known.Add(sampleConfigMap("busy", "1"))).To(Succeed())
+			newQueue()
+			Expect(fifo.Update(sampleConfigMap("busy", "2"))).To(Succeed())
+			Expect(fifo.Resync()).To(Succeed())
+			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/busy: Updated"))
+		}, SpecTimeout(harness.Timeout))
+
+		It("turns an object a relist no longer finds into a Deleted delta with a tombstone", func(ctx SpecContext) {
+			gone := sampleConfigMap("gone", "1")
+			Expect(known.Add(gone)).To(Succeed())
+			newQueue()
+			Expect(fifo.Replace([]any{}, "3")).To(Succeed())
+
+			key, deltas := pop(ctx, fifo, known)
+			Expect(key).To(Equal("lesson03/gone"))
+			Expect(typesOf(deltas)).To(Equal("Deleted"))
+			Expect(deltas[0].Object).To(Equal(cache.DeletedFinalStateUnknown{Key: "lesson03/gone", Obj: gone}),
+				"the watch never said 'gone' was deleted: the queue only knows its key and last known state")
+			Expect(known.ListKeys()).To(BeEmpty(), "PopDeltas should delete the tombstoned object from known")
+		}, SpecTimeout(harness.Timeout))
+
+		It("hands out what it holds after Close, then cache.ErrFIFOClosed", func(ctx SpecContext) {
+			newQueue()
+			Expect(fifo.Add(sampleConfigMap("last", "1"))).To(Succeed())
+			fifo.Close()
+			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/last: Added"))
+			_, _, err := informers.PopDeltas(fifo, known)
+			Expect(err).To(MatchError(cache.ErrFIFOClosed), "a closed, empty queue should make PopDeltas return the error Pop gives")
+		}, SpecTimeout(harness.Timeout))
+	})
+})
+
+// sampleConfigMap is a ConfigMap that never goes to the cluster.
+func sampleConfigMap(name, resourceVersion string) *corev1.ConfigMap {
+	cm := configMap("lesson03", name, resourceVersion, nil)
+	cm.ResourceVersion = resourceVersion
+	return cm
+}
+
+// feedFromCluster runs a Reflector (the specs' own, not yours) that feeds fifo with the labelled
+// ConfigMaps of namespace, through a store that notes each call it passes on.
+func feedFromCluster(ctx context.Context, fifo *cache.DeltaFIFO, namespace string) *notingStore {
+	noting := &notingStore{ReflectorStore: fifo}
+	selector := metav1.FormatLabelSelector(metav1.SetAsLabelSelector(deltasLabel))
+	configMaps := cluster.Clientset.CoreV1().ConfigMaps(namespace)
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+			options.LabelSelector = selector
+			return configMaps.List(ctx, options)
+		},
+		WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			options.LabelSelector = selector
+			return configMaps.Watch(ctx, options)
+		},
+	}
+	reflector := cache.NewReflectorWithOptions(lw, &corev1.ConfigMap{}, noting, cache.ReflectorOptions{Name: "lesson03 spec feeding a DeltaFIFO"})
+	go reflector.RunWithContext(background(ctx))
+	return noting
+}
+
+// notingStore passes a Reflector's calls on to a queue, then notes them ("replace",
+// "add ns/name"...), so a spec can wait until the queue holds a change before it pops.
+type notingStore struct {
+	cache.ReflectorStore
+	mu   sync.Mutex
+	seen []string
+}
+
+func (s *notingStore) note(call string, obj any) {
+	if obj != nil {
+		key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+		call += " " + key
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = append(s.seen, call)
+}
+
+func (s *notingStore) calls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.seen...)
+}
+
+// Each call goes to the queue first, so that once a call is noted the queue holds its change.
+func (s *notingStore) Add(obj any) error {
+	err := s.ReflectorStore.Add(obj)
+	s.note("add", obj)
+	return err
+}
+
+func (s *notingStore) Update(obj any) error {
+	err := s.ReflectorStore.Update(obj)
+	s.note("update", obj)
+	return err
+}
+
+func (s *notingStore) Delete(obj any) error {
+	err := s.ReflectorStore.Delete(obj)
+	s.note("delete", obj)
+	return err
+}
+
+func (s *notingStore) Replace(list []any, resourceVersion string) error {
+	err := s.ReflectorStore.Replace(list, resourceVersion)
+	s.note("replace", nil)
+	return err
+}
+
+// popped pops with your PopDeltas and describes the result as "key: Type Type...".
+func popped(ctx context.Context, fifo *cache.DeltaFIFO, known cache.Store) string {
+	GinkgoHelper()
+	key, deltas := pop(ctx, fifo, known)
+	return key + ": " + typesOf(deltas)
+}
+
+// pop calls your PopDeltas in a goroutine, since Pop blocks while the queue is empty, and waits
+// a bounded time for its answer.
+func pop(ctx context.Context, fifo *cache.DeltaFIFO, known cache.Store) (string, cache.Deltas) {
+	GinkgoHelper()
+	type result struct {
+		key    string
+		deltas cache.Deltas
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer GinkgoRecover()
+		key, deltas, err := informers.PopDeltas(fifo, known)
+		done <- result{key, deltas, err}
+	}()
+	var r result
+	Eventually(done).WithContext(ctx).Should(Receive(&r), "PopDeltas did not return: nothing was queued, or it waits for more than one key")
+	Expect(r.err).NotTo(HaveOccurred())
+	return r.key, r.deltas
+}
+
+// typesOf lists the types of deltas, oldest first: "Added Updated Deleted".
+func typesOf(deltas cache.Deltas) string {
+	types := make([]string, len(deltas))
+	for i, d := range deltas {
+		types[i] = string(d.Type)
+	}
+	return strings.Join(types, " ")
+}

@@ -1,0 +1,89 @@
+package informers_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/tools/cache"
+
+	informers "workshop.local/lessons/03-informers"
+	"workshop.local/lessons/internal/harness"
+)
+
+// pickLabel is what the specs' label selector, pickSelector, selects.
+var (
+	pickLabel    = map[string]string{"lesson03.workshop.local/pick": "yes"}
+	pickSelector = "lesson03.workshop.local/pick=yes"
+)
+
+var _ = Describe("Exercise 4: a SharedInformerFactory, handlers and a lister", harness.Exercise(4), func() {
+	Context("the handler, called by hand", func() {
+		It("records adds, updates and deletes by namespace/name", func() {
+			rec := &informers.Recorder{}
+			handler := informers.ConfigMapHandler(rec)
+			handler.OnAdd(configMap("team-a", "settings", "1", nil), true)
+			handler.OnUpdate(configMap("team-a", "settings", "1", nil), configMap("team-a", "settings", "2", nil))
+			handler.OnDelete(configMap("team-a", "settings", "2", nil))
+			Expect(rec.Events()).To(Equal([]string{"add team-a/settings", "update team-a/settings", "delete team-a/settings"}))
+		})
+
+		It("copes with tombstones, whether or not they carry the last known object", func() {
+			rec := &informers.Recorder{}
+			handler := informers.ConfigMapHandler(rec)
+			handler.OnDelete(cache.DeletedFinalStateUnknown{Key: "team-a/stale", Obj: configMap("team-a", "stale", "1", nil)})
+			handler.OnDelete(cache.DeletedFinalStateUnknown{Key: "team-a/lost"})
+			Expect(rec.Events()).To(Equal([]string{"delete team-a/stale", "delete team-a/lost"}),
+				"a tombstone is a cache.DeletedFinalStateUnknown, not a ConfigMap: take the key from it")
+		})
+	})
+
+	It("caches only the selected ConfigMaps of its namespace, and has synced when it returns", func(ctx SpecContext) {
+		ns, other := cluster.Namespace(ctx, "lesson03"), cluster.Namespace(ctx, "lesson03")
+		createConfigMap(ctx, ns, "picked", pickLabel)
+		createConfigMap(ctx, ns, "unlabelled", nil)
+		createConfigMap(ctx, other, "elsewhere", pickLabel)
+
+		rec := &informers.Recorder{}
+		lister, err := informers.StartConfigMapInformer(background(ctx), cluster.Clientset, ns, pickSelector, rec)
+		Expect(err).NotTo(HaveOccurred())
+
+		// No Eventually: a synced informer answers at once.
+		cached, err := lister.List(labels.Everything())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(names(cached)).To(ConsistOf("picked"), "the cache should hold the labelled ConfigMaps of %s, all of them, as soon as StartConfigMapInformer returns", ns)
+		picked, err := lister.ConfigMaps(ns).Get("picked")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(picked.Data).To(HaveKeyWithValue("value", "1"))
+		_, err = lister.ConfigMaps(ns).Get("unlabelled")
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "a lister says NotFound for what the informer does not select, got %v", err)
+		Expect(rec.Events()).To(Equal([]string{"add " + ns + "/picked"}),
+			"the handler should have seen the initial list before StartConfigMapInformer returns: wait for its registration to sync")
+	}, SpecTimeout(harness.Timeout))
+
+	It("tells its handler about every change in its selection, in order, and nothing else", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson03")
+		createConfigMap(ctx, ns, "picked", pickLabel)
+		rec := &informers.Recorder{}
+		lister, err := informers.StartConfigMapInformer(background(ctx), cluster.Clientset, ns, pickSelector, rec)
+		Expect(err).NotTo(HaveOccurred())
+
+		createConfigMap(ctx, ns, "late", pickLabel)
+		updateConfigMap(ctx, ns, "late", setValue("2"))
+		createConfigMap(ctx, ns, "unlabelled", nil)
+		deleteConfigMap(ctx, ns, "late")
+		Eventually(rec.Events).WithContext(ctx).Should(ContainElement("delete "+ns+"/late"), "the handler should hear of the deletion of 'late'")
+		Expect(rec.Events()).To(Equal([]string{"add " + ns + "/picked", "add " + ns + "/late", "update " + ns + "/late", "delete " + ns + "/late"}),
+			"one watch delivers changes in order, and 'unlabelled' is not selected")
+
+		// An object that loses its label leaves the selection: the watch reports it deleted.
+		updateConfigMap(ctx, ns, "picked", func(cm *corev1.ConfigMap) { cm.Labels = nil })
+		Eventually(rec.Events).WithContext(ctx).Should(ContainElement("delete "+ns+"/picked"), "a ConfigMap that lost its label is gone from the selection")
+		_, err = lister.ConfigMaps(ns).Get("picked")
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the lister should no longer have 'picked', got %v", err)
+		_, err = cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "picked", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred(), "yet the ConfigMap itself still exists")
+	}, SpecTimeout(harness.Timeout))
+})

@@ -1,0 +1,69 @@
+package informers_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Helpers shared by the specs of several exercises.
+
+// background is the context for code that keeps running in goroutines (reflectors, informers):
+// it is cancelled when the spec ends, before its namespace is deleted, so nothing outlives it.
+func background(ctx context.Context) context.Context {
+	runCtx, cancel := context.WithCancel(ctx)
+	DeferCleanup(cancel)
+	return runCtx
+}
+
+// configMap is a ConfigMap to create, with one data entry and optional labels.
+func configMap(namespace, name, value string, labels map[string]string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
+		Data:       map[string]string{"value": value},
+	}
+}
+
+// createConfigMap creates a ConfigMap through the API and returns what the server stored.
+func createConfigMap(ctx context.Context, namespace, name string, labels map[string]string) *corev1.ConfigMap {
+	GinkgoHelper()
+	created, err := cluster.Clientset.CoreV1().ConfigMaps(namespace).Create(ctx, configMap(namespace, name, "1", labels), metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "could not create the ConfigMap %s/%s", namespace, name)
+	return created
+}
+
+// updateConfigMap lets change edit a ConfigMap, writes it back, and returns what was stored.
+func updateConfigMap(ctx context.Context, namespace, name string, change func(*corev1.ConfigMap)) *corev1.ConfigMap {
+	GinkgoHelper()
+	configMaps := cluster.Clientset.CoreV1().ConfigMaps(namespace)
+	current, err := configMaps.Get(ctx, name, metav1.GetOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	change(current)
+	updated, err := configMaps.Update(ctx, current, metav1.UpdateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "could not update the ConfigMap %s/%s", namespace, name)
+	return updated
+}
+
+// deleteConfigMap deletes a ConfigMap through the API.
+func deleteConfigMap(ctx context.Context, namespace, name string) {
+	GinkgoHelper()
+	err := cluster.Clientset.CoreV1().ConfigMaps(namespace).Delete(ctx, name, metav1.DeleteOptions{})
+	Expect(err).NotTo(HaveOccurred(), "could not delete the ConfigMap %s/%s", namespace, name)
+}
+
+// setValue is an updateConfigMap change.
+func setValue(value string) func(*corev1.ConfigMap) {
+	return func(cm *corev1.ConfigMap) { cm.Data = map[string]string{"value": value} }
+}
+
+// names returns the names of objects, for readable failure messages.
+func names[T metav1.Object](objs []T) []string {
+	out := make([]string, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, o.GetName())
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package informers_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	informers "workshop.local/lessons/03-informers"
+	"workshop.local/lessons/internal/harness"
+)
+
+// The counts below hold on any healthy cluster; how far above the minimum the update counts land
+// depends on timing (see the README, exercise 5). Adds and deletes are exact.
+var _ = Describe("Exercise 5: what an informer sees while a Deployment scales", harness.Exercise(5), func() {
+	It("sees one ReplicaSet and three Pods come, and each change several times, when a Deployment scales from 1 to 3", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson03")
+		rec, err := informers.CountDeploymentEvents(background(ctx), cluster.Clientset, ns, "app=web")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
+
+		createDeployment(ctx, ns, "web", 1)
+		waitForDeployment(ctx, ns, "web", 1)
+		scaleDeployment(ctx, ns, "web", 3)
+		waitForDeployment(ctx, ns, "web", 3)
+
+		Eventually(func(g Gomega) {
+			g.Expect(rec.Count("add ReplicaSet ")).To(Equal(1), "scaling changes the ReplicaSet; it never makes a new one")
+			g.Expect(rec.Count("add Pod ")).To(Equal(3), "one Pod per replica")
+			g.Expect(rec.Count("delete ")).To(BeZero(), "scaling up deletes nothing")
+			g.Expect(rec.Count("update ReplicaSet ")).To(BeNumerically(">=", 3), "status after the first Pod, new replicas, status after the new Pods")
+			g.Expect(rec.Count("update Pod ")).To(BeNumerically(">=", 6), "each Pod is bound to a node, then reported ready")
+		}).WithContext(ctx).Should(Succeed())
+		reportCounts(rec)
+	}, SpecTimeout(harness.Timeout))
+
+	It("sees two Pods go, each updated before it is deleted, when a Deployment scales from 3 to 1", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson03")
+		rec, err := informers.CountDeploymentEvents(background(ctx), cluster.Clientset, ns, "app=web")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
+
+		createDeployment(ctx, ns, "web", 3)
+		waitForDeployment(ctx, ns, "web", 3)
+		scaleDeployment(ctx, ns, "web", 1)
+		waitForDeployment(ctx, ns, "web", 1)
+		waitForPodCount(ctx, ns, "app=web", 1)
+
+		Eventually(func(g Gomega) {
+			g.Expect(rec.Count("add ReplicaSet ")).To(Equal(1))
+			g.Expect(rec.Count("delete ReplicaSet ")).To(BeZero(), "scaling down keeps the ReplicaSet")
+			g.Expect(rec.Count("add Pod ")).To(Equal(3))
+			g.Expect(rec.Count("delete Pod ")).To(Equal(2), "two replicas fewer, two Pods deleted")
+			g.Expect(rec.Count("update ReplicaSet ")).To(BeNumerically(">=", 3), "status after the Pods, new replicas, status after the deletions")
+			g.Expect(rec.Count("update Pod ")).To(BeNumerically(">=", 8), "bound and ready for each Pod, then marked for deletion for two of them")
+		}).WithContext(ctx).Should(Succeed())
+		reportCounts(rec)
+	}, SpecTimeout(harness.Timeout))
+})
+
+// createDeployment creates a Deployment of pause containers labelled app=<name>.
+func createDeployment(ctx context.Context, namespace, name string, replicas int32) {
+	GinkgoHelper()
+	labels := map[string]string{"app": name}
+	deployment := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To(replicas),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					TerminationGracePeriodSeconds: ptr.To[int64](1),
+					Containers:                    []corev1.Container{{Name: "main", Image: "registry.k8s.io/pause:3.10"}},
+				},
+			},
+		},
+	}
+	_, err := cluster.Clientset.AppsV1().Deployments(namespace).Create(ctx, deployment, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "could not create the Deployment %s/%s", namespace, name)
+}
+
+// scaleDeployment sets the replicas through the scale subresource, as `kubectl scale` does.
+func scaleDeployment(ctx context.Context, namespace, name string, replicas int32) {
+	GinkgoHelper()
+	scale := &autoscalingv1.Scale{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec:       autoscalingv1.ScaleSpec{Replicas: replicas},
+	}
+	_, err := cluster.Clientset.AppsV1().Deployments(namespace).UpdateScale(ctx, name, scale, metav1.UpdateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "could not scale the Deployment %s/%s", namespace, name)
+}
+
+// waitForDeployment waits, through the API, until the Deployment controller has seen the
+// latest spec and that many replicas are available.
+func waitForDeployment(ctx context.Context, namespace, name string, replicas int32) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		d, err := cluster.Clientset.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(d.Status.ObservedGeneration).To(Equal(d.Generation))
+		g.Expect(d.Status.Replicas).To(Equal(replicas))
+		g.Expect(d.Status.AvailableReplicas).To(Equal(replicas))
+	}).WithContext(ctx).Should(Succeed(), "the Deployment %s/%s did not reach %d available replicas: is the cluster's controller-manager running?", namespace, name, replicas)
+}
+
+// waitForPodCount waits, through the API, until exactly n Pods match selector: deleted Pods
+// linger while their kubelet stops them.
+func waitForPodCount(ctx context.Context, namespace, selector string, n int) {
+	GinkgoHelper()
+	Eventually(func() ([]string, error) {
+		pods, err := cluster.Clientset.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
+		if err != nil {
+			return nil, err
+		}
+		return names(pointers(pods.Items)), nil
+	}).WithContext(ctx).Should(HaveLen(n), "the Pods of %s did not come down to %d", selector, n)
+}
+
+// reportCounts writes the counts to the spec's output: run with -ginkgo.v to see them.
+func reportCounts(rec *informers.Recorder) {
+	for _, kind := range []string{"ReplicaSet", "Pod"} {
+		GinkgoWriter.Printf("%-10s add %d, update %d, delete %d\n", kind,
+			rec.Count("add "+kind+" "), rec.Count("update "+kind+" "), rec.Count("delete "+kind+" "))
+	}
+}

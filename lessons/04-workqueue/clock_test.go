@@ -1,0 +1,49 @@
+package queues_test
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/utils/clock"
+	testingclock "k8s.io/utils/clock/testing"
+)
+
+// someDay is when the specs' fake clocks start: far from today, so that a delay measured on
+// the real clock (time.Now) instead of the queue's clock is off by years, not by a little.
+var someDay = time.Date(2031, time.March, 14, 9, 0, 0, 0, time.UTC)
+
+// timerClock is a fake clock that moves only when a spec calls Step, and that also reports
+// every timer set on it.
+//
+// Why the reports: a delaying queue keeps waiting items in a heap, and its background loop
+// sets one timer, for the earliest. That loop runs in its own goroutine, so right after
+// AddAfter the item may not be in the heap yet. Waiting for the timer the loop sets tells the
+// spec the item is there and the queue is waiting for it; only then does Step land where the
+// spec expects.
+type timerClock struct {
+	*testingclock.FakeClock
+	timers chan time.Duration
+}
+
+func newTimerClock() *timerClock {
+	return &timerClock{FakeClock: testingclock.NewFakeClock(someDay), timers: make(chan time.Duration, 1000)}
+}
+
+// NewTimer sets a fake timer, then reports how long it runs.
+func (c *timerClock) NewTimer(d time.Duration) clock.Timer {
+	timer := c.FakeClock.NewTimer(d)
+	c.timers <- d
+	return timer
+}
+
+// awaitTimer waits until the queue has set its next timer and returns how long that timer
+// runs: how long the queue is going to wait for its earliest item.
+func (c *timerClock) awaitTimer(ctx context.Context) time.Duration {
+	GinkgoHelper()
+	var d time.Duration
+	Eventually(c.timers).WithContext(ctx).Should(Receive(&d),
+		"the queue never set a timer on the clock it was given: does it run on that clock, and was the item added with a delay?")
+	return d
+}

@@ -1,0 +1,176 @@
+package queues_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
+
+	queues "workshop.local/lessons/04-workqueue"
+	"workshop.local/lessons/internal/harness"
+)
+
+var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise(4), func() {
+	It("annotates every labelled ConfigMap with the checksum of its data, and leaves the others alone", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		// One worker syncs keys one after another, in the order they were queued.
+		controller := startController(ctx, ns, 1, nil)
+		createConfigMap(ctx, ns, "a-plain", false, map[string]string{"color": "blue"})
+		labelled := createConfigMap(ctx, ns, "b-labelled", true, map[string]string{"color": "green"})
+
+		controller.eventually(ctx, func(g Gomega) {
+			g.Expect(checksumOf(ctx, g, ns, "b-labelled")).To(Equal(queues.Checksum(labelled.Data)))
+		}, "b-labelled has the label %s=true, so it should get the annotation %s with the checksum of its data", queues.ManagedLabel, queues.ChecksumAnnotation)
+		// a-plain was queued first, so the single worker was done with it before b-labelled.
+		plain, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "a-plain", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(plain.Annotations).NotTo(HaveKey(queues.ChecksumAnnotation), "a-plain has no %s label: the controller should leave it alone", queues.ManagedLabel)
+	}, SpecTimeout(harness.Timeout))
+
+	It("follows changes: a label added later, then new data", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		controller := startController(ctx, ns, 2, nil)
+		createConfigMap(ctx, ns, "settings", false, map[string]string{"color": "blue"})
+
+		data := updateConfigMap(ctx, ns, "settings", func(cm *corev1.ConfigMap) {
+			cm.Labels = map[string]string{queues.ManagedLabel: "true"}
+		})
+		controller.eventually(ctx, func(g Gomega) {
+			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(data)))
+		}, "the label was added by an update: the update event should bring the ConfigMap's key to the queue")
+
+		data = updateConfigMap(ctx, ns, "settings", func(cm *corev1.ConfigMap) { cm.Data["color"] = "red" })
+		controller.eventually(ctx, func(g Gomega) {
+			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(data)))
+		}, "the data changed, so the annotation should hold the new checksum")
+	}, SpecTimeout(harness.Timeout))
+
+	It("retries a key whose update failed with a transient error", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		writes := &flakyWrites{failures: 1}
+		controller := startController(ctx, ns, 1, writes)
+		labelled := createConfigMap(ctx, ns, "settings", true, map[string]string{"color": "blue"})
+
+		controller.eventually(ctx, func(g Gomega) {
+			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(labelled.Data)))
+		}, "the first update was answered with 409 Conflict (by the spec): sync should return that error, so that the worker retries the key")
+		Expect(writes.attempts()).To(BeNumerically(">=", 2), "one failed update, then at least one that went through")
+	}, SpecTimeout(harness.Timeout))
+
+	It("stops cleanly when its context is cancelled", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		runCtx, cancel := context.WithCancel(ctx)
+		DeferCleanup(cancel)
+		controller := startController(runCtx, ns, 2, nil)
+		labelled := createConfigMap(ctx, ns, "settings", true, map[string]string{"color": "blue"})
+		controller.eventually(ctx, func(g Gomega) {
+			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(labelled.Data)))
+		}, "the controller should be running before the spec stops it")
+
+		cancel()
+		Eventually(controller.stopped).WithContext(ctx).Should(BeClosed(), "Run should return soon after its context is cancelled: wait for ctx.Done(), shut the queue down, wait for the workers")
+		Expect(controller.err).NotTo(HaveOccurred(), "Run should return nil after a clean shutdown")
+	}, SpecTimeout(harness.Timeout))
+})
+
+// runningController is a controller the spec started, as main would.
+type runningController struct {
+	stopped chan struct{} // closed when Run has returned
+	err     error         // what Run returned; read it only after stopped is closed
+}
+
+// startController does what main does in sample-controller: it makes a client (through
+// writes, if not nil) and an informer factory for the namespace, calls NewController, starts
+// the factory, and runs the controller with the given number of workers until ctx is done.
+func startController(ctx context.Context, ns string, workers int, writes *flakyWrites) *runningController {
+	GinkgoHelper()
+	cfg := rest.CopyConfig(cluster.Config)
+	if writes != nil {
+		cfg.Wrap(writes.wrap)
+	}
+	client := kubernetes.NewForConfigOrDie(cfg)
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	ctx, cancel := context.WithCancel(ctx)
+	DeferCleanup(cancel)
+
+	controller, err := queues.NewController(ctx, client, factory.Core().V1().ConfigMaps())
+	Expect(err).NotTo(HaveOccurred(), "NewController failed")
+	Expect(controller).NotTo(BeNil(), "NewController returned no controller")
+	factory.StartWithContext(ctx)
+
+	running := &runningController{stopped: make(chan struct{})}
+	go func() {
+		defer GinkgoRecover()
+		defer close(running.stopped)
+		running.err = controller.Run(ctx, workers)
+	}()
+	DeferCleanup(func(cleanupCtx SpecContext) {
+		cancel()
+		Eventually(running.stopped).WithContext(cleanupCtx).Should(BeClosed(), "Run did not return after its context was cancelled")
+		factory.Shutdown()
+	}, NodeTimeout(30*time.Second))
+	return running
+}
+
+// eventually polls check until it passes. It stops at once if Run has returned: a controller
+// that is not running will never make it pass.
+func (r *runningController) eventually(ctx context.Context, check func(Gomega), description string, args ...any) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		select {
+		case <-r.stopped:
+			StopTrying(fmt.Sprintf("Run returned while its context was still live (it returned %v): it should block until ctx is done", r.err)).Now()
+		default:
+		}
+		check(g)
+	}).WithContext(ctx).Should(Succeed(), append([]any{description}, args...)...)
+}
+
+// createConfigMap creates a ConfigMap with data, labelled for the controller if managed.
+func createConfigMap(ctx context.Context, ns, name string, managed bool, data map[string]string) *corev1.ConfigMap {
+	GinkgoHelper()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: data}
+	if managed {
+		cm.Labels = map[string]string{queues.ManagedLabel: "true"}
+	}
+	created, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return created
+}
+
+// updateConfigMap changes a ConfigMap and returns its new data. The controller may write the
+// same object at the same time, so a Conflict is retried on a fresh copy.
+func updateConfigMap(ctx context.Context, ns, name string, change func(*corev1.ConfigMap)) map[string]string {
+	GinkgoHelper()
+	var data map[string]string
+	configMaps := cluster.Clientset.CoreV1().ConfigMaps(ns)
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cm, err := configMaps.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		change(cm)
+		updated, err := configMaps.Update(ctx, cm, metav1.UpdateOptions{})
+		if err == nil {
+			data = updated.Data
+		}
+		return err
+	})).To(Succeed())
+	return data
+}
+
+// checksumOf reads a ConfigMap from the API server (not from a cache) and returns its checksum
+// annotation.
+func checksumOf(ctx context.Context, g Gomega, ns, name string) string {
+	cm, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	return cm.Annotations[queues.ChecksumAnnotation]
+}

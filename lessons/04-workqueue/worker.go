@@ -1,0 +1,45 @@
+package queues
+
+import (
+	"context"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/util/workqueue"
+)
+
+// Exercise 1: the worker loop, the heart of every client-go controller.
+//
+// Event handlers only Add keys to the queue. Workers take them off one at a time and call
+// sync, the function that makes the cluster match what the key's object asks for. A worker
+// runs ProcessNextItem in a loop until it returns false:
+//
+//	for ProcessNextItem(ctx, queue, sync) {
+//	}
+//
+// Three calls tell the queue how it went, and each one matters:
+//
+//   - Done(item), always, whatever happened: until then the queue treats the item as being
+//     processed and will not hand it to another worker. If the item was added again meanwhile,
+//     Done puts it back in line, so the change that came in during sync is not lost.
+//   - Forget(item) when sync succeeded: the rate limiter stops counting the item's failures,
+//     so its next failure, some day, starts again from the shortest delay.
+//   - AddRateLimited(item) when sync failed: the item comes back after the rate limiter's
+//     delay, which grows with each failure, instead of spinning in a hot loop.
+
+// MaxRetries is how many times a failing item is retried (after its first try) before the
+// worker gives up on it. An informer event or a resync will bring the item back later.
+const MaxRetries = 5
+
+// ProcessNextItem takes the next item off queue, hands it to sync, and tells the queue how it
+// went: Forget on success; on failure AddRateLimited while queue.NumRequeues(item) is below
+// MaxRetries, else Forget (give up). It always calls Done. It returns false only when the
+// queue has shut down, which tells the worker to stop.
+func ProcessNextItem[T comparable](ctx context.Context, queue workqueue.TypedRateLimitingInterface[T], sync func(context.Context, T) error) bool {
+	// TODO(exercise 1): Get the next item (false if the queue is shutting down); make sure Done
+	// is called when you return; call sync; then Forget, AddRateLimited or give up, as above.
+	//
+	// The stub reports itself and says the queue is closed, rather than panicking: workers run
+	// in goroutines, where a panic would end the whole test run.
+	utilruntime.HandleErrorWithContext(ctx, errNotImplemented(1), "No worker loop yet")
+	return false
+}

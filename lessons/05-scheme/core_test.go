@@ -1,0 +1,127 @@
+package scheme_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+
+	scheme "workshop.local/lessons/05-scheme"
+	"workshop.local/lessons/internal/harness"
+)
+
+var _ = Describe("Exercise 1: a Scheme with only core/v1", harness.Exercise(1), func() {
+	var core *runtime.Scheme
+
+	BeforeEach(func() {
+		var err error
+		core, err = scheme.NewCoreScheme()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(core).NotTo(BeNil(), "NewCoreScheme returned no Scheme")
+	})
+
+	It("knows the kinds of core/v1, sorted, and no kind of another group", func() {
+		kinds := scheme.KnownKinds(core, coreV1)
+		Expect(kinds).To(ContainElements("Pod", "PodList", "ConfigMap", "Namespace", "Service"))
+		Expect(kinds).To(ContainElements("ListOptions", "WatchEvent"), "core/v1's AddToScheme also registers the kinds every group version shares")
+		Expect(slices.IsSorted(kinds)).To(BeTrue(), "KnownKinds should sort the kinds: map order changes from run to run")
+		Expect(scheme.KnownKinds(core, appsv1.SchemeGroupVersion)).To(BeEmpty(), "a Scheme with core/v1 only knows no apps/v1 kind")
+	})
+
+	It("knows every kind the cluster serves in core/v1", func(ctx SpecContext) {
+		known := scheme.KnownKinds(core, coreV1)
+		for _, kind := range servedKinds(ctx, coreV1) {
+			Expect(known).To(ContainElement(kind), "the cluster serves v1 %s, so core/v1's AddToScheme should have added it", kind)
+		}
+	}, SpecTimeout(harness.Timeout))
+
+	It("knows none of the apps, batch and rbac kinds the cluster serves, which client-go's full scheme all knows", func(ctx SpecContext) {
+		for _, gv := range []schema.GroupVersion{appsv1.SchemeGroupVersion, batchv1.SchemeGroupVersion, rbacv1.SchemeGroupVersion} {
+			Expect(scheme.KnownKinds(core, gv)).To(BeEmpty(), "your core/v1 Scheme should know nothing of %s", gv)
+			Expect(scheme.KnownKinds(clientgoscheme.Scheme, gv)).To(ContainElements(servedKinds(ctx, gv)),
+				"client-go's scheme should know every kind the cluster serves in %s", gv)
+		}
+	}, SpecTimeout(harness.Timeout))
+
+	DescribeTable("finds the kind of a Go object by its type",
+		func(obj runtime.Object, want schema.GroupVersionKind) {
+			got, err := scheme.KindOf(core, obj)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want), "the kind of a %T", obj)
+		},
+		Entry("a Pod", &corev1.Pod{}, podKind),
+		Entry("a list of ConfigMaps", &corev1.ConfigMapList{}, coreV1.WithKind("ConfigMapList")),
+	)
+
+	It("finds the kind of an object a typed client fetched, whose apiVersion and kind are empty", func(ctx SpecContext) {
+		ns, err := cluster.Clientset.CoreV1().Namespaces().Get(ctx, "default", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ns.TypeMeta).To(BeZero(), "typed clients clear apiVersion and kind as they decode")
+
+		got, err := scheme.KindOf(core, ns)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(kindOnTheWire(ctx, "/api/v1/namespaces/default")), "KindOf should agree with what the API server sends")
+	}, SpecTimeout(harness.Timeout))
+
+	It("says a Go type it does not know is not registered, a type client-go's full scheme knows", func() {
+		_, err := scheme.KindOf(core, &appsv1.Deployment{})
+		Expect(runtime.IsNotRegisteredError(err)).To(BeTrue(), "want an error for which runtime.IsNotRegisteredError is true, got %v", err)
+		GinkgoWriter.Printf("KindOf(core/v1 only, *appsv1.Deployment): %v\n", err)
+
+		got, err := scheme.KindOf(clientgoscheme.Scheme, &appsv1.Deployment{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(deployKind))
+	})
+
+	It("makes a new, empty object of a kind, with apiVersion and kind still empty", func() {
+		obj, err := scheme.NewObject(core, podKind)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(obj).To(Equal(&corev1.Pod{}), "NewObject(v1 Pod) should be an empty *corev1.Pod: the Scheme only makes a zero value of the type")
+
+		obj, err = scheme.NewObject(clientgoscheme.Scheme, deployKind)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(obj).To(BeAssignableToTypeOf(&appsv1.Deployment{}))
+	})
+
+	It("says a kind it does not know is not registered", func() {
+		_, err := scheme.NewObject(core, deployKind)
+		Expect(runtime.IsNotRegisteredError(err)).To(BeTrue(), "want an error for which runtime.IsNotRegisteredError is true, got %v", err)
+		GinkgoWriter.Printf("NewObject(core/v1 only, apps/v1 Deployment): %v\n", err)
+	})
+})
+
+// servedKinds lists the kinds of the resources the cluster serves in gv, subresources left out
+// (deployments/scale serves autoscaling/v1 Scale, a kind of another group).
+func servedKinds(ctx SpecContext, gv schema.GroupVersion) []string {
+	GinkgoHelper()
+	list, err := cluster.Clientset.Discovery().ServerResourcesForGroupVersionWithContext(ctx, gv.String())
+	Expect(err).NotTo(HaveOccurred(), "discovery of %s", gv)
+	var kinds []string
+	for _, r := range list.APIResources {
+		if !strings.Contains(r.Name, "/") {
+			kinds = append(kinds, r.Kind)
+		}
+	}
+	Expect(kinds).NotTo(BeEmpty(), "the cluster serves no kind in %s", gv)
+	return kinds
+}
+
+// kindOnTheWire fetches the raw JSON at path and returns the kind the API server says it is.
+func kindOnTheWire(ctx SpecContext, path string) schema.GroupVersionKind {
+	GinkgoHelper()
+	raw, err := cluster.Clientset.CoreV1().RESTClient().Get().AbsPath(path).DoRaw(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	var typeMeta metav1.TypeMeta
+	Expect(json.Unmarshal(raw, &typeMeta)).To(Succeed())
+	return schema.FromAPIVersionAndKind(typeMeta.APIVersion, typeMeta.Kind)
+}

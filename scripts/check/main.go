@@ -1,0 +1,57 @@
+// Command check runs a lesson's specs for a learner (`make check`) and proves the whole
+// workshop for its maintainers (`make test`):
+//
+//	go run ./scripts/check lesson 01 [EXERCISE]
+//	go run ./scripts/check test [LESSON]   (LESSON limits the lesson checks to one)
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"workshop.local/scripts/workspace"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ok, err := run(ctx, os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "check: "+err.Error())
+		os.Exit(2)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) (bool, error) {
+	root, err := workspace.Root()
+	if err != nil {
+		return false, err
+	}
+	scratch := filepath.Join(root, ".cache", "check")
+	switch {
+	case len(args) >= 2 && args[0] == "lesson":
+		exercise := 0
+		if len(args) == 3 && args[2] != "" {
+			if exercise, err = strconv.Atoi(args[2]); err != nil || exercise < 1 {
+				return false, fmt.Errorf("EXERCISE=%q is not an exercise number: use EXERCISE=1, 2, ...", args[2])
+			}
+		}
+		return checkLesson(ctx, root, scratch, args[1], exercise)
+	case len(args) >= 1 && args[0] == "test":
+		only := ""
+		if len(args) == 2 {
+			only = args[1]
+		}
+		return selfTest(ctx, root, scratch, only)
+	default:
+		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON]")
+	}
+}

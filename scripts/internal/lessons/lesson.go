@@ -1,0 +1,132 @@
+// Package lessons finds the workshop's lessons, overlays their solutions, runs their specs and
+// reads the results per exercise. `make check` and `make test` are built on it.
+package lessons
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Lesson is one numbered lesson module, lessons/NN-topic, and its solutions/NN-topic folder.
+type Lesson struct {
+	Name        string // "01-gvk-gvr"
+	Number      string // "01"
+	Dir         string // absolute path of lessons/01-gvk-gvr
+	SolutionDir string // absolute path of solutions/01-gvk-gvr
+}
+
+var lessonDirName = regexp.MustCompile(`^(\d\d)-[a-z0-9-]+$`)
+
+// Discover lists the lessons under root/lessons in order.
+func Discover(root string) ([]Lesson, error) {
+	entries, err := os.ReadDir(filepath.Join(root, "lessons"))
+	if err != nil {
+		return nil, err
+	}
+	var found []Lesson
+	for _, e := range entries {
+		m := lessonDirName.FindStringSubmatch(e.Name())
+		if !e.IsDir() || m == nil {
+			continue
+		}
+		found = append(found, Lesson{
+			Name: e.Name(), Number: m[1],
+			Dir:         filepath.Join(root, "lessons", e.Name()),
+			SolutionDir: filepath.Join(root, "solutions", e.Name()),
+		})
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].Name < found[j].Name })
+	return found, nil
+}
+
+// Find picks the lesson a learner names: "1", "01", "01-gvk-gvr" or the folder's path.
+func Find(root, name string) (Lesson, error) {
+	all, err := Discover(root)
+	if err != nil {
+		return Lesson{}, err
+	}
+	name = filepath.Base(strings.TrimSuffix(name, "/"))
+	if len(name) == 1 {
+		name = "0" + name
+	}
+	var names []string
+	for _, l := range all {
+		if l.Name == name || l.Number == name {
+			return l, nil
+		}
+		names = append(names, l.Number)
+	}
+	return Lesson{}, fmt.Errorf("no lesson %q: pick one of %s, e.g. make check LESSON=01", name, strings.Join(names, ", "))
+}
+
+// EditableFiles are the files a learner edits: exactly those that have a solution.
+func (l Lesson) EditableFiles() ([]string, error) {
+	entries, err := os.ReadDir(l.SolutionDir)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %s has no solutions folder: %w", l.Name, err)
+	}
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+			files = append(files, e.Name())
+		}
+	}
+	return files, nil
+}
+
+// SolutionOverlay maps each learner-editable file to its solution, as go build's -overlay and
+// go/packages' Overlay want it. The learner's files on disk are never touched.
+func (l Lesson) SolutionOverlay() (map[string]string, error) {
+	files, err := l.EditableFiles()
+	if err != nil {
+		return nil, err
+	}
+	overlay := map[string]string{}
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(l.Dir, f)); err != nil {
+			return nil, fmt.Errorf("solutions/%s/%s has no counterpart in lessons/%s: a solution may only replace learner files", l.Name, f, l.Name)
+		}
+		overlay[filepath.Join(l.Dir, f)] = filepath.Join(l.SolutionDir, f)
+	}
+	return overlay, nil
+}
+
+// WriteOverlayFile writes the overlay as the JSON file `go build -overlay` reads.
+func (l Lesson) WriteOverlayFile(dir string) (string, error) {
+	overlay, err := l.SolutionOverlay()
+	if err != nil {
+		return "", err
+	}
+	data, err := json.MarshalIndent(map[string]any{"Replace": overlay}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "overlay-"+l.Name+".json")
+	return path, os.WriteFile(path, data, 0o644)
+}
+
+// TODO is where an exercise's edit point is: the first "TODO(exercise N)" in a learner file.
+func (l Lesson) TODO(exercise int) (file string, line int) {
+	marker := fmt.Sprintf("TODO(exercise %d)", exercise)
+	files, _ := l.EditableFiles()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(l.Dir, f))
+		if err != nil {
+			continue
+		}
+		for i, text := range strings.Split(string(data), "\n") {
+			if strings.Contains(text, marker) {
+				return f, i + 1
+			}
+		}
+	}
+	return "", 0
+}

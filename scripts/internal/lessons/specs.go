@@ -1,0 +1,198 @@
+package lessons
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// Run says how to run a lesson's specs.
+type Run struct {
+	Lesson      Lesson
+	OverlayFile string    // "" runs the learner's files; else go build's -overlay file
+	Exercise    int       // 0 runs every exercise; N runs the specs labeled exercise-N
+	ReportDir   string    // where Ginkgo's JSON report goes
+	Output      io.Writer // go test's and Ginkgo's output
+	ExtraArgs   []string  // more go test or -ginkgo.* flags
+}
+
+// Spec is one spec's outcome.
+type Spec struct {
+	Text      string // full text: containers and leaf
+	Container string // the outermost container, e.g. "Exercise 1: ParseGVK"
+	Exercise  int    // from its exercise-N label; 0 if it has none
+	Passed    bool
+	Failure   string // the failure message, its first few meaningful lines
+}
+
+// Result is what one run of a lesson's specs produced.
+type Result struct {
+	Specs      []Spec
+	SuiteError string // why the suite did not run its specs (build error, BeforeSuite failure)
+}
+
+// Execute runs `go test` in the lesson's folder with a Ginkgo JSON report and reads it back.
+// -count=1 because the specs check a live cluster: a cached pass would prove nothing.
+func Execute(ctx context.Context, r Run) (Result, error) {
+	report := filepath.Join(r.ReportDir, "report-"+r.Lesson.Name+".json")
+	_ = os.Remove(report)
+	if err := os.MkdirAll(r.ReportDir, 0o755); err != nil {
+		return Result{}, err
+	}
+	args := []string{"test", "-count=1"}
+	if r.OverlayFile != "" {
+		args = append(args, "-overlay="+r.OverlayFile)
+	}
+	args = append(args, ".", "-ginkgo.json-report="+report)
+	if r.Exercise > 0 {
+		args = append(args, fmt.Sprintf("-ginkgo.label-filter=exercise-%d", r.Exercise))
+	}
+	args = append(args, r.ExtraArgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = r.Lesson.Dir
+	cmd.Stdout, cmd.Stderr = r.Output, r.Output
+	runErr := cmd.Run() // failing specs exit non-zero: the report says what happened
+	if ctx.Err() != nil {
+		return Result{}, ctx.Err()
+	}
+	res, err := readReport(report)
+	if err != nil {
+		return Result{SuiteError: fmt.Sprintf("the specs did not run (%v): see the output above", runErr)}, nil
+	}
+	return res, nil
+}
+
+func readReport(path string) (Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Result{}, err
+	}
+	var reports []types.Report
+	if err := json.Unmarshal(data, &reports); err != nil {
+		return Result{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	var res Result
+	for _, report := range reports {
+		for _, sr := range report.SpecReports {
+			res.add(sr)
+		}
+	}
+	return res, nil
+}
+
+// add records a spec, or the reason the suite failed around the specs (BeforeSuite and friends).
+func (res *Result) add(sr types.SpecReport) {
+	if sr.LeafNodeType != types.NodeTypeIt {
+		if sr.State.Is(types.SpecStateFailureStates) && res.SuiteError == "" {
+			res.SuiteError = fmt.Sprintf("%s failed: %s", sr.LeafNodeType, firstLine(sr.Failure.Message))
+		}
+		return
+	}
+	if sr.State == types.SpecStateSkipped || sr.State == types.SpecStatePending {
+		return // filtered out by the label filter, or a failed BeforeSuite skipped it
+	}
+	failure := briefly(sr.Failure.Message)
+	if sr.State == types.SpecStatePanicked {
+		failure = "panicked: " + firstLine(sr.Failure.ForwardedPanic)
+	}
+	container := sr.LeafNodeText
+	if len(sr.ContainerHierarchyTexts) > 0 {
+		container = sr.ContainerHierarchyTexts[0]
+	}
+	res.Specs = append(res.Specs, Spec{
+		Text:      sr.FullText(),
+		Container: container,
+		Exercise:  exerciseOf(sr.Labels()),
+		Passed:    sr.State == types.SpecStatePassed,
+		Failure:   failure,
+	})
+}
+
+var exerciseLabel = regexp.MustCompile(`^exercise-(\d+)$`)
+
+func exerciseOf(labels []string) int {
+	for _, l := range labels {
+		if m := exerciseLabel.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return n
+		}
+	}
+	return 0
+}
+
+// Exercise gathers the specs of one exercise.
+type Exercise struct {
+	Number        int
+	Title         string // the exercise's top-level Describe, e.g. "Exercise 1: ParseGVK"
+	Passed, Total int
+	FirstFailure  Spec
+}
+
+// Done is true when every spec of the exercise passed.
+func (e Exercise) Done() bool { return e.Total > 0 && e.Passed == e.Total }
+
+// Exercises groups the specs by exercise, in exercise order; specs with no label are group 0.
+func (res Result) Exercises() []Exercise {
+	byNumber := map[int]*Exercise{}
+	for _, s := range res.Specs {
+		e, ok := byNumber[s.Exercise]
+		if !ok {
+			e = &Exercise{Number: s.Exercise, Title: s.Container}
+			byNumber[s.Exercise] = e
+		}
+		e.Total++
+		if s.Passed {
+			e.Passed++
+		} else if e.FirstFailure.Text == "" {
+			e.FirstFailure = s
+		}
+	}
+	var list []Exercise
+	for _, e := range byNumber {
+		list = append(list, *e)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Number < list[j].Number })
+	return list
+}
+
+// briefly keeps the first three lines of a failure message that say something: Gomega's
+// type annotations ("<*errors.errorString | 0xc000...>:") and struct dumps are dropped.
+func briefly(msg string) string {
+	var kept []string
+	inDump := false
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "{"):
+			inDump = !strings.HasSuffix(line, "}")
+			continue
+		case inDump:
+			inDump = !strings.HasPrefix(line, "}")
+			continue
+		case line == "" || strings.HasPrefix(line, "<"):
+			continue
+		}
+		if kept = append(kept, line); len(kept) == 3 {
+			break
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
