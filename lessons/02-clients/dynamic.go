@@ -57,8 +57,10 @@ func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name strin
 // runtime.DefaultUnstructuredConverter turns a typed object into the map an Unstructured
 // holds (ToUnstructured) and a map back into a typed object (FromUnstructured), through the
 // objects' JSON field names. One catch: typed Go objects usually leave TypeMeta (apiVersion
-// and kind) empty, because the Go type already says what they are. The map does not carry a
-// Go type, so set apiVersion "v1" and kind "ConfigMap" yourself. Do not modify cm.
+// and kind) empty, because the Go type already says what they are. The map has no Go type,
+// so set apiVersion "v1" and kind "ConfigMap" on it yourself: the server would guess them for
+// a built-in kind from the URL, but not for a custom resource (3a), and code that handles
+// Unstructured objects reads them. Do not modify cm.
 func CreateConfigMap(ctx context.Context, dc dynamic.Interface, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
 	// TODO(exercise 3): ToUnstructured(cm) into &unstructured.Unstructured{Object: ...}, set the
 	// apiVersion and kind, Create it in cm's namespace at the GVR of configmaps (core group, v1),

@@ -69,7 +69,7 @@ var _ = Describe("Exercise 3: the dynamic client and Unstructured", harness.Exer
 				Data:       map[string]string{"color": "blue"},
 			}
 			created, err := clients.CreateConfigMap(ctx, cluster.Dynamic, cm)
-			Expect(err).NotTo(HaveOccurred(), "did you set apiVersion and kind? A typed object's TypeMeta is usually empty")
+			Expect(err).NotTo(HaveOccurred(), "create the ConfigMap at the GVR of configmaps (core group, v1) in the namespace of cm")
 			Expect(created.UID).NotTo(BeEmpty(), "convert the server's answer back, not your input")
 			Expect(created.Data).To(Equal(cm.Data))
 			Expect(cm.TypeMeta).To(BeZero(), "leave the caller's ConfigMap as it was: set apiVersion and kind on the Unstructured")

@@ -77,8 +77,10 @@ func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name strin
 // runtime.DefaultUnstructuredConverter turns a typed object into the map an Unstructured
 // holds (ToUnstructured) and a map back into a typed object (FromUnstructured), through the
 // objects' JSON field names. One catch: typed Go objects usually leave TypeMeta (apiVersion
-// and kind) empty, because the Go type already says what they are. The map does not carry a
-// Go type, so set apiVersion "v1" and kind "ConfigMap" yourself. Do not modify cm.
+// and kind) empty, because the Go type already says what they are. The map has no Go type,
+// so set apiVersion "v1" and kind "ConfigMap" on it yourself: the server would guess them for
+// a built-in kind from the URL, but not for a custom resource (3a), and code that handles
+// Unstructured objects reads them. Do not modify cm.
 func CreateConfigMap(ctx context.Context, dc dynamic.Interface, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
 	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cm)
 	if err != nil {

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Measures the local cluster and the learner's loop, and writes the figures to docs/benchmarks.md.
+#
+#   scripts/bench-cluster.sh              # warm figures (5 runs each) + one cold build
+#   WARM_RUNS=9 COLD_RUNS=3 scripts/bench-cluster.sh
+#   COLD_RUNS=0 scripts/bench-cluster.sh  # skip the cold build (it takes about ten minutes)
+#
+# Everything runs on a scratch cluster folder, never the learner's .cluster. A cold build uses an
+# empty binary cache and an empty Go build cache; the Go module cache stays warm, because what a
+# download costs depends on the network, not on this workspace.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+WARM_RUNS=${WARM_RUNS:-5}
+COLD_RUNS=${COLD_RUNS:-1}
+OUT=${OUT:-docs/benchmarks.md}
+SCRATCH=$(mktemp -d /tmp/bench-cluster.XXXXXX)
+trap 'WORKSHOP_CLUSTER_DIR=$SCRATCH/cluster CLUSTER=local "$TOOL" down >/dev/null 2>&1 || true; rm -rf "$SCRATCH"' EXIT
+
+go build -o "$SCRATCH/bin/" ./scripts/cluster
+TOOL=$SCRATCH/bin/cluster
+export CLUSTER=local
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$(now)" -v b="$1" 'BEGIN {print a - b}'; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+fmt() { awk -v v="$1" 'BEGIN {if (v=="n/a") print v; else printf "%.1f", v}'; }
+
+# rss_mb sums the resident memory of the cluster's five processes, from their pid files.
+rss_mb() {
+  local total=0 pid
+  for f in "$1"/local/run/*.pid; do
+    pid=$(head -n1 "$f")
+    total=$((total + $(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")))
+  done
+  echo $((total / 1024))
+}
+
+echo "== cold build ($COLD_RUNS run(s)): empty binary cache and Go build cache"
+: > "$SCRATCH/cold"
+for i in $(seq 1 "$COLD_RUNS"); do
+  rm -rf "$SCRATCH/cache" "$SCRATCH/gocache" "$SCRATCH/cluster"
+  start=$(now)
+  WORKSHOP_CACHE=$SCRATCH/cache GOCACHE=$SCRATCH/gocache WORKSHOP_CLUSTER_DIR=$SCRATCH/cluster "$TOOL" up | grep -E "built|ready after"
+  elapsed "$start" >> "$SCRATCH/cold"
+  WORKSHOP_CLUSTER_DIR=$SCRATCH/cluster "$TOOL" down >/dev/null
+done
+rm -rf "$SCRATCH/gocache"
+
+echo "== warm start and stop ($WARM_RUNS runs): binaries cached, data kept between runs"
+: > "$SCRATCH/api"; : > "$SCRATCH/node"; : > "$SCRATCH/stop"; : > "$SCRATCH/rss"
+export WORKSHOP_CLUSTER_DIR=$SCRATCH/cluster
+for i in $(seq 1 "$WARM_RUNS"); do
+  out=$("$TOOL" up)
+  echo "$out" | awk '/kube-apiserver +ready after/ {sub("s","",$4); print $4}' >> "$SCRATCH/api"
+  echo "$out" | awk '/hollow-node +ready after/ {sub("s","",$4); print $4}' >> "$SCRATCH/node"
+  sleep 20 # let the controllers settle before reading memory (a benchmark, not a test)
+  rss_mb "$SCRATCH/cluster" >> "$SCRATCH/rss"
+  start=$(now); "$TOOL" down >/dev/null; elapsed "$start" >> "$SCRATCH/stop"
+done
+unset WORKSHOP_CLUSTER_DIR
+
+echo "== warm make check LESSON=01 ($WARM_RUNS runs, on the learner's cluster)"
+make cluster >/dev/null
+make check LESSON=01 >/dev/null 2>&1 || true # once to warm the build cache
+: > "$SCRATCH/check"
+for i in $(seq 1 "$WARM_RUNS"); do
+  start=$(now); make check LESSON=01 >/dev/null 2>&1 || true; elapsed "$start" >> "$SCRATCH/check"
+done
+
+cold=$(median < "$SCRATCH/cold"); api=$(median < "$SCRATCH/api"); node=$(median < "$SCRATCH/node")
+stop=$(median < "$SCRATCH/stop"); rss=$(median < "$SCRATCH/rss"); check=$(median < "$SCRATCH/check")
+cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)
+mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
+
+cat > "$OUT" <<MD
+# Measured figures
+
+Written by \`scripts/bench-cluster.sh\` (\`make bench-cluster\`) on $(date -u +%F), on a machine with
+$(nproc) cores ($cpu), $mem, Go $(go version | cut -d' ' -f3 | sed 's/go//'). Medians; the machines are
+shared and noisy, so read them as a range, not a promise. Raw runs are listed below the table.
+
+| what | median | target | runs |
+|---|---|---|---|
+| cold build of etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubemark (warm module cache) | $(fmt "$cold") s | (once per machine) | $COLD_RUNS |
+| warm start until the API server answers /readyz | $(fmt "$api") s | ≤ 5 s | $WARM_RUNS |
+| warm start until the hollow node is Ready | $(fmt "$node") s | ≤ 10 s | $WARM_RUNS |
+| stop (all five processes gone, ports free) | $(fmt "$stop") s | | $WARM_RUNS |
+| memory of the five cluster processes (RSS, 20 s after start) | $rss MB | ≤ 600 MB | $WARM_RUNS |
+| warm \`make check LESSON=01\` (cluster running, starter files) | $(fmt "$check") s | ≤ 10 s | $WARM_RUNS |
+
+Raw runs (seconds, MB):
+
+- cold build: $(tr '\n' ' ' < "$SCRATCH/cold")
+- API answering: $(tr '\n' ' ' < "$SCRATCH/api")
+- node Ready: $(tr '\n' ' ' < "$SCRATCH/node")
+- stop: $(tr '\n' ' ' < "$SCRATCH/stop")
+- RSS: $(tr '\n' ' ' < "$SCRATCH/rss")
+- make check LESSON=01: $(tr '\n' ' ' < "$SCRATCH/check")
+MD
+echo "== wrote $OUT"
+cat "$OUT"
