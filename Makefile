@@ -54,6 +54,10 @@ check: tools ## Check a lesson against the cluster (LESSON=NN, EXERCISE=N); star
 test: tools ## The project's tests: tooling, and every solution passes / every starter fails. Ends with "N passed, N failed".
 	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check test "$(LESSON)"
 
+.PHONY: pins
+pins: go-present ## Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod.
+	@cd $(ROOT) && scripts/pins.sh
+
 .PHONY: bench-cluster
 bench-cluster: go-present ## Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md).
 	@cd $(ROOT) && scripts/bench-cluster.sh

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Applies scripts/versions/versions.env to every go.mod: each pinned library a module requires is
+# set to its pin, and the cluster builder modules get the pinned Kubernetes and etcd releases.
+# `make test` checks the result (scripts/versions/versions_test.go).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pins=$PWD/scripts/versions/versions.env
+pin() { awk -F= -v k="$1" '$1 == k {print $2}' "$pins"; }
+
+# Library pins: keys that are module paths.
+for mod in $(find lessons scripts -name go.mod -not -path '*/localcluster/build/*'); do
+  dir=$(dirname "$mod")
+  for path in $(awk -F= '/^[a-z].*\// {print $1}' "$pins"); do
+    if (cd "$dir" && go mod edit -json | grep -q "\"Path\": \"$path\""); then
+      (cd "$dir" && go mod edit -require="$path@$(pin "$path")")
+    fi
+  done
+done
+
+# Builder modules: Kubernetes, its staging modules, etcd. They are outside go.work; tidy them alone.
+kube=scripts/internal/localcluster/build/kube
+(cd "$kube" && go mod edit -require="k8s.io/kubernetes@$(pin KUBERNETES_VERSION)")
+for old in $(cd "$kube" && go mod edit -json | awk -F'"' '/"Old"/ {getline; print $4}'); do
+  (cd "$kube" && go mod edit -replace="$old=$old@$(pin KUBERNETES_STAGING_VERSION)")
+done
+etcd=scripts/internal/localcluster/build/etcd
+(cd "$etcd" && go mod edit -require="go.etcd.io/etcd/server/v3@$(pin ETCD_VERSION)")
+for dir in "$kube" "$etcd"; do (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go mod tidy); done
+
+# kind's node image.
+sed -i.bak -E "s#(image: ).*#\1$(pin KIND_NODE_IMAGE)#" kind/cluster.yaml && rm -f kind/cluster.yaml.bak
+echo "Pins applied. Run make test to check them."
