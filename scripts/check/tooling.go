@@ -11,18 +11,29 @@ import (
 // toolingChecks run the tooling's own tests: the cluster tool's lifecycle, failure modes and kind
 // detection (on a scratch cluster, never the learner's), and the version pins.
 func (t *tester) toolingChecks() []check {
-	return []check{{"tooling: cluster tool and version pins", t.toolingTests}}
+	return []check{
+		{"tooling: cluster tool, check runner and version pins", t.goTest("scripts")},
+		{"harness: foreign contexts refused, no-cluster message, panics and hangs contained", t.goTest("lessons/internal")},
+	}
 }
 
-func (t *tester) toolingTests(ctx context.Context) (string, error) {
-	out, err := command(ctx, filepath.Join(t.root, "scripts"), "go", "test", "-count=1", "./...")
-	logPath := filepath.Join(t.scratch, "logs", "tooling.log")
-	_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
-	_ = os.WriteFile(logPath, []byte(out), 0o644)
-	if err != nil {
-		return "", fmt.Errorf("go test ./... in scripts failed; full log %s:\n%s", logPath, lastLines(out, 30))
+// goTest runs a module's own Go tests, logging their output under .cache/check/logs.
+func (t *tester) goTest(module string) func(context.Context) (string, error) {
+	return func(ctx context.Context) (string, error) {
+		out, err := command(ctx, filepath.Join(t.root, module), "go", "test", "-count=1", "./...")
+		logPath := filepath.Join(t.scratch, "logs", strings.ReplaceAll(module, "/", "-")+".log")
+		_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
+		_ = os.WriteFile(logPath, []byte(out), 0o644)
+		if err != nil {
+			return "", fmt.Errorf("go test ./... in %s failed; full log %s:\n%s", module, logPath, lastLines(out, 30))
+		}
+		return summarizeGoTest(out), nil
 	}
-	return fmt.Sprintf("%d packages ok", strings.Count(out, "\nok ")+boolInt(strings.HasPrefix(out, "ok "))), nil
+}
+
+// summarizeGoTest counts the packages go test reported ok.
+func summarizeGoTest(out string) string {
+	return fmt.Sprintf("%d packages ok", strings.Count(out, "\nok ")+boolInt(strings.HasPrefix(out, "ok ")))
 }
 
 func boolInt(b bool) int {
