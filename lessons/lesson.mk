@@ -1,0 +1,12 @@
+# Included by every lesson's Makefile: `make check` inside lessons/NN-topic/ checks that lesson,
+# and any other target is the workspace's (see ../Makefile). Variables such as EXERCISE=2 pass through.
+LESSON := $(notdir $(CURDIR))
+MAKEFLAGS += --no-print-directory
+
+check:
+	@$(MAKE) -C ../.. check LESSON=$(LESSON)
+
+%:
+	@$(MAKE) -C ../.. $@ LESSON=$(LESSON)
+
+.PHONY: check
