@@ -73,36 +73,38 @@ func (c *Cluster) apiServer(p Ports) component {
 // controllerManager runs every default controller, the garbage collector among them.
 func (c *Cluster) controllerManager(p Ports) component {
 	pki := c.path("pki")
-	kubeconfig := c.componentKubeconfig(controllerIdentity)
-	return component{name: "kube-controller-manager", bin: "kube-controller-manager", args: []string{
-		"--kubeconfig=" + kubeconfig,
-		"--authentication-kubeconfig=" + kubeconfig,
-		"--authorization-kubeconfig=" + kubeconfig,
-		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(p.ControllerMgr),
-		"--cert-dir=" + c.path("local", "controller-manager-serving"),
+	args := c.controlPlaneClientArgs(controllerIdentity, p.ControllerMgr, "controller-manager-serving")
+	return component{name: "kube-controller-manager", bin: "kube-controller-manager", args: append(args,
 		"--controllers=*",
-		"--service-account-private-key-file=" + filepath.Join(pki, "sa.key"),
-		"--root-ca-file=" + filepath.Join(pki, "ca.crt"),
+		"--service-account-private-key-file="+filepath.Join(pki, "sa.key"),
+		"--root-ca-file="+filepath.Join(pki, "ca.crt"),
 		// As on kubeadm clusters, each controller acts as its own service account, which RBAC's
 		// bootstrap roles (system:controller:*) authorize; the manager's identity alone is narrow.
 		"--use-service-account-credentials=true",
-		"--service-cluster-ip-range=" + serviceCIDR,
-		"--leader-elect=false", // one instance; skipping the lease makes restarts immediate
-		"--v=0",
-	}}
+		"--service-cluster-ip-range="+serviceCIDR,
+	)}
 }
 
 func (c *Cluster) scheduler(p Ports) component {
-	kubeconfig := c.componentKubeconfig(schedulerIdentity)
-	return component{name: "kube-scheduler", bin: "kube-scheduler", args: []string{
+	args := c.controlPlaneClientArgs(schedulerIdentity, p.Scheduler, "scheduler-serving")
+	return component{name: "kube-scheduler", bin: "kube-scheduler", args: args}
+}
+
+// controlPlaneClientArgs are the flags the controller-manager and the scheduler share: their
+// identity's kubeconfig (also used to check who calls their own endpoints), a loopback health
+// port with a self-signed certificate, and no leader election: there is one instance of each,
+// and skipping the lease makes a restart take effect at once.
+func (c *Cluster) controlPlaneClientArgs(id identity, port int, certDir string) []string {
+	kubeconfig := c.componentKubeconfig(id)
+	return []string{
 		"--kubeconfig=" + kubeconfig,
 		"--authentication-kubeconfig=" + kubeconfig,
 		"--authorization-kubeconfig=" + kubeconfig,
-		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(p.Scheduler),
-		"--cert-dir=" + c.path("local", "scheduler-serving"),
+		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
+		"--cert-dir=" + c.path("local", certDir),
 		"--leader-elect=false",
 		"--v=0",
-	}}
+	}
 }
 
 // hollowNode is kubemark's kubelet with a fake container runtime: it registers a Node, accepts
