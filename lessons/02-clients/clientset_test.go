@@ -96,12 +96,11 @@ var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
 			_, err := clients.UpdateDeployment(ctx, cluster.Clientset, ns, "web", mutate)
 			Expect(competeErr).NotTo(HaveOccurred(), "the spec's competing update failed")
 			Expect(err).NotTo(HaveOccurred(), "your Update lost to a competing one: retry with retry.RetryOnConflict, reading the Deployment again each time")
-			Expect(calls).To(BeNumerically(">=", 2), "after a Conflict, Get the Deployment again and call mutate on the fresh copy")
-			Expect(lastSeen).To(HaveKey(competitorAnnotation), "the last mutate should see the competing change: Get again inside the retry")
-
 			got := getDeployment(ctx, ns, "web")
 			Expect(got.Annotations).To(HaveKey(competitorAnnotation), "the competing change was overwritten: never clear resourceVersion to force an Update")
 			Expect(got.Spec.Replicas).To(HaveValue(BeEquivalentTo(3)), "your change should be stored too")
+			Expect(calls).To(BeNumerically(">=", 2), "after a Conflict, Get the Deployment again and call mutate on the fresh copy")
+			Expect(lastSeen).To(HaveKey(competitorAnnotation), "the last mutate should see the competing change: Get again inside the retry")
 		}, SpecTimeout(harness.Timeout))
 
 		It("returns other errors as they are, without calling mutate", func(ctx SpecContext) {

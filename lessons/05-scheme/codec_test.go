@@ -39,7 +39,7 @@ metadata:
 `
 )
 
-var _ = Describe("Exercise 3: decoding and encoding with a CodecFactory", harness.Exercise(3), func() {
+var _ = Describe("Exercise 3: codecs, YAML in and JSON out", harness.Exercise(3), func() {
 	It("decodes a YAML manifest into the typed object of its kind, apiVersion and kind kept", func() {
 		obj, err := scheme.Decode(coreOnlyScheme(), []byte(configMapYAML))
 		Expect(err).NotTo(HaveOccurred())

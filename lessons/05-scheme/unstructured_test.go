@@ -15,7 +15,7 @@ import (
 	"workshop.local/lessons/internal/harness"
 )
 
-var _ = Describe("Exercise 4: typed objects and Unstructured", harness.Exercise(4), func() {
+var _ = Describe("Exercise 4: typed and Unstructured", harness.Exercise(4), func() {
 	It("converts a typed object to an Unstructured, with apiVersion and kind found through the Scheme", func() {
 		web := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](3)}}
 		u, err := scheme.ToUnstructured(clientgoscheme.Scheme, web)
