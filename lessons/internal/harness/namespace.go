@@ -11,6 +11,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// specLabel marks the namespaces specs create, so abandoned ones can be found.
+const specLabel = "workshop.local/spec"
+
+// abandonedAfter is how old a spec namespace must be before a new run deletes it. A spec lives
+// for SpecTimeout at most, so an older one was left by a run stopped before its cleanup (Ctrl-C).
+const abandonedAfter = 15 * time.Minute
+
 // Namespace creates a namespace for the current spec, named "<prefix>-<random>", and deletes it
 // when the spec ends. If the spec failed, the namespace's events and objects are written to the
 // spec's output first, which is usually where the reason is. Specs that each use their own
@@ -18,7 +25,7 @@ import (
 func (c *Cluster) Namespace(ctx context.Context, prefix string) string {
 	GinkgoHelper()
 	ns, err := c.Clientset.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{
-		ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-", Labels: map[string]string{"workshop.local/spec": "true"}},
+		ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-", Labels: map[string]string{specLabel: "true"}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "could not create a namespace for this spec")
 	DeferCleanup(func(ctx SpecContext) {
@@ -31,4 +38,19 @@ func (c *Cluster) Namespace(ctx context.Context, prefix string) string {
 		}
 	}, NodeTimeout(30*time.Second))
 	return ns.Name
+}
+
+// sweepAbandonedNamespaces deletes spec namespaces left behind by interrupted runs, so a
+// learner's cluster does not fill up with them. It is best effort: a failure is only logged.
+func (c *Cluster) sweepAbandonedNamespaces(ctx context.Context) {
+	list, err := c.Clientset.CoreV1().Namespaces().List(ctx, metav1.ListOptions{LabelSelector: specLabel + "=true"})
+	if err != nil {
+		GinkgoWriter.Printf("could not list old spec namespaces: %v\n", err)
+		return
+	}
+	for _, ns := range list.Items {
+		if time.Since(ns.CreationTimestamp.Time) > abandonedAfter && ns.DeletionTimestamp == nil {
+			_ = c.Clientset.CoreV1().Namespaces().Delete(ctx, ns.Name, metav1.DeleteOptions{})
+		}
+	}
 }

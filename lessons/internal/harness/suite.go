@@ -64,13 +64,17 @@ func Connect(ctx context.Context) *Cluster {
 	}
 	// The specs' own clients may burst (a failure dump lists every resource); the config handed
 	// to learners' code keeps client-go's defaults.
+	// Their deprecation warnings (a failure dump lists v1 Endpoints, say) are noise to a learner.
 	fast := rest.CopyConfig(cfg)
 	fast.QPS, fast.Burst = 100, 200
-	return &Cluster{
+	fast.WarningHandler = rest.NoWarnings{}
+	c := &Cluster{
 		Config:    cfg,
 		Clientset: kubernetes.NewForConfigOrDie(fast),
 		Dynamic:   dynamic.NewForConfigOrDie(fast),
 	}
+	c.sweepAbandonedNamespaces(ctx)
+	return c
 }
 
 // Exercise labels a container of specs with its exercise number, so `make check EXERCISE=N`
