@@ -50,7 +50,7 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 			newQueue()
 			feedFromCluster(ctx, fifo, ns)
 
-			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/old: Replaced"), "an object the first list finds is Replaced, not Added")
+			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/old: Replaced"), "an object the first list finds should come out Replaced (Sync, if EmitDeltaTypeReplaced is not set)")
 			createConfigMap(ctx, ns, "life", deltasLabel)
 			Expect(popped(ctx, fifo, known)).To(Equal(ns + "/life: Added"))
 			Expect(known.ListKeys()).To(ContainElement(ns+"/life"), "PopDeltas should store an Added object in known")
@@ -221,7 +221,7 @@ func pop(ctx context.Context, fifo *cache.DeltaFIFO, known cache.Store) (string,
 		done <- result{key, deltas, err}
 	}()
 	var r result
-	Eventually(done).WithContext(ctx).Should(Receive(&r), "PopDeltas did not return: nothing was queued, or it waits for more than one key")
+	Eventually(done).WithContext(ctx).Should(Receive(&r), "PopDeltas did not return: nothing was queued (without KnownObjects, a DeltaFIFO drops the deletion of an object it no longer holds), or it waits for more than one key")
 	Expect(r.err).NotTo(HaveOccurred())
 	return r.key, r.deltas
 }

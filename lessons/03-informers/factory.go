@@ -37,9 +37,9 @@ func ConfigMapHandler(rec *Recorder) cache.ResourceEventHandler {
 // informer runs until ctx is cancelled.
 func StartConfigMapInformer(ctx context.Context, client kubernetes.Interface, namespace, selector string, rec *Recorder) (corelisters.ConfigMapLister, error) {
 	// TODO(exercise 4):
-	//  1. factory := informers.NewSharedInformerFactoryWithOptions(client, 0, ...) (package
-	//     k8s.io/client-go/informers; resync 0 means no resyncs) with WithNamespace and
-	//     WithTweakListOptions setting options.LabelSelector.
+	//  1. factory := kubeinformers.NewSharedInformerFactoryWithOptions(client, 0, ...), with
+	//     kubeinformers "k8s.io/client-go/informers" (resync 0 means no resyncs), WithNamespace
+	//     and WithTweakListOptions setting options.LabelSelector.
 	//  2. Ask for factory.Core().V1().ConfigMaps() and register ConfigMapHandler(rec) on its
 	//     Informer() with AddEventHandlerWithOptions, passing klog.FromContext(ctx) as Logger.
 	//  3. factory.StartWithContext(ctx); then factory.WaitForCacheSyncWithContext(ctx).AsError().

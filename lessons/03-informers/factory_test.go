@@ -19,7 +19,7 @@ var (
 	pickSelector = "lesson03.workshop.local/pick=yes"
 )
 
-var _ = Describe("Exercise 4: a SharedInformerFactory, handlers and a lister", harness.Exercise(4), func() {
+var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exercise(4), func() {
 	Context("the handler, called by hand", func() {
 		It("records adds, updates and deletes by namespace/name", func() {
 			rec := &informers.Recorder{}

@@ -17,7 +17,7 @@ import (
 
 // The counts below hold on any healthy cluster; how far above the minimum the update counts land
 // depends on timing (see the README, exercise 5). Adds and deletes are exact.
-var _ = Describe("Exercise 5: what an informer sees while a Deployment scales", harness.Exercise(5), func() {
+var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5), func() {
 	It("sees one ReplicaSet and three Pods come, and each change several times, when a Deployment scales from 1 to 3", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
 		rec, err := informers.CountDeploymentEvents(background(ctx), cluster.Clientset, ns, "app=web")
