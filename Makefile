@@ -50,6 +50,15 @@ check: tools ## Check a lesson against the cluster (LESSON=NN, EXERCISE=N); star
 	@test -n "$(LESSON)" || { echo "Which lesson? make check LESSON=01 (or run make check inside lessons/NN-topic/)" >&2; exit 2; }
 	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check lesson "$(LESSON)" "$(EXERCISE)"
 
+# Ginkgo's CLI at the workspace's pinned version (go run: nothing to install), in a lesson's folder.
+# SOLUTION=1 overlays the reference solution on the learner's files, without touching them.
+.PHONY: ginkgo
+ginkgo: tools ## Run Ginkgo's CLI on a lesson (LESSON=NN ARGS="-p --randomize-all", SOLUTION=1 for the reference).
+	@test -n "$(LESSON)" || { echo "Which lesson? make ginkgo LESSON=01 ARGS=-p" >&2; exit 2; }
+	@cd $(ROOT) && dir=$$($(BIN)/check dir "$(LESSON)") && overlay= && \
+	  if [ -n "$(SOLUTION)" ]; then overlay="-overlay=$$($(BIN)/check overlay "$(LESSON)")"; fi && \
+	  cd "$$dir" && GOFLAGS="$$overlay" $(GO) run github.com/onsi/ginkgo/v2/ginkgo $(ARGS) .
+
 .PHONY: test
 test: tools ## The project's tests: tooling, and every solution passes / every starter fails. Ends with "N passed, N failed".
 	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check test "$(LESSON)"

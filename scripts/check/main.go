@@ -3,6 +3,7 @@
 //
 //	go run ./scripts/check lesson 01 [EXERCISE]
 //	go run ./scripts/check test [LESSON]   (LESSON limits the lesson checks to one)
+//	go run ./scripts/check dir|overlay LESSON   (print a lesson's folder, or write its solution overlay and print its path)
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/workspace"
 )
 
@@ -45,6 +47,8 @@ func run(ctx context.Context, args []string) (bool, error) {
 			}
 		}
 		return checkLesson(ctx, root, scratch, args[1], exercise)
+	case len(args) == 2 && (args[0] == "dir" || args[0] == "overlay"):
+		return printLessonPath(root, scratch, args[0], args[1])
 	case len(args) >= 1 && args[0] == "test":
 		only := ""
 		if len(args) == 2 {
@@ -52,6 +56,23 @@ func run(ctx context.Context, args []string) (bool, error) {
 		}
 		return selfTest(ctx, root, scratch, only)
 	default:
-		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON]")
+		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check dir|overlay NN")
 	}
+}
+
+// printLessonPath prints a lesson's folder, or the path of its solution overlay file, for the
+// Makefile's ginkgo target.
+func printLessonPath(root, scratch, what, name string) (bool, error) {
+	lesson, err := lessons.Find(root, name)
+	if err != nil {
+		return false, err
+	}
+	path := lesson.Dir
+	if what == "overlay" {
+		if path, err = lesson.WriteOverlayFile(scratch); err != nil {
+			return false, err
+		}
+	}
+	fmt.Println(path)
+	return true, nil
 }
