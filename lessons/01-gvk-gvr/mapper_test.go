@@ -1,9 +1,6 @@
 package gvkgvr_test
 
 import (
-	"net/http"
-	"sync/atomic"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
@@ -11,7 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
-	"k8s.io/client-go/rest"
 
 	gvkgvr "workshop.local/lessons/01-gvk-gvr"
 	"workshop.local/lessons/internal/harness"
@@ -20,20 +16,13 @@ import (
 var _ = Describe("Exercise 3: a RESTMapper from discovery", harness.Exercise(3), func() {
 	var (
 		mapper   meta.ResettableRESTMapperWithContext
-		requests atomic.Int64 // requests your mapper sent to the API server
+		requests *harness.RequestLog // what your mapper sent to the API server
 	)
 
 	BeforeEach(func() {
-		cfg := rest.CopyConfig(cluster.Config)
-		requests.Store(0)
-		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
-			return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-				requests.Add(1)
-				return rt.RoundTrip(r)
-			})
-		})
+		requests = &harness.RequestLog{}
 		var err error
-		mapper, err = gvkgvr.NewMapper(cfg)
+		mapper, err = gvkgvr.NewMapper(requests.Watching(cluster.Config))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(mapper).NotTo(BeNil())
 	})
@@ -59,13 +48,13 @@ var _ = Describe("Exercise 3: a RESTMapper from discovery", harness.Exercise(3),
 	It("answers kinds it has seen from its cache, without asking the server again", func(ctx SpecContext) {
 		_, _, err := gvkgvr.MapKind(ctx, mapper, schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(requests.Load()).To(BeNumerically(">", 0), "the first lookup should read discovery from the server")
-		requests.Store(0)
+		Expect(requests.Sent()).NotTo(BeEmpty(), "the first lookup should read discovery from the server")
+		requests.Reset()
 		for _, gvk := range []schema.GroupVersionKind{{Version: "v1", Kind: "ConfigMap"}, {Group: "apps", Version: "v1", Kind: "StatefulSet"}} {
 			_, _, err := gvkgvr.MapKind(ctx, mapper, gvk)
 			Expect(err).NotTo(HaveOccurred())
 		}
-		Expect(requests.Load()).To(BeZero(), "known kinds should come from the mapper's cache")
+		Expect(requests.Sent()).To(BeEmpty(), "known kinds should come from the mapper's cache")
 	}, SpecTimeout(harness.Timeout))
 
 	It("finds a kind whose CRD was installed after the mapper cached discovery", func(ctx SpecContext) {
@@ -87,8 +76,3 @@ var _ = Describe("Exercise 3: a RESTMapper from discovery", harness.Exercise(3),
 		Expect(scope).To(Equal(meta.RESTScopeNameNamespace))
 	}, SpecTimeout(harness.Timeout))
 })
-
-// roundTripFunc lets a function stand in for an http.RoundTripper, to count requests.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -55,30 +55,30 @@ var _ = Describe("Exercise 4: the discovery client", harness.Exercise(4), func()
 
 	Describe("NewCachedDiscovery", func() {
 		var (
-			requests *requestLog
+			requests *harness.RequestLog
 			cacheDir string
 		)
 
 		BeforeEach(func() {
-			requests = &requestLog{}
+			requests = &harness.RequestLog{}
 			cacheDir = GinkgoT().TempDir()
 		})
 
 		It("answers a second lookup from its cache, without a request", func(ctx SpecContext) {
-			cached := newCachedDiscovery(requests.watching(cluster.Config), cacheDir)
+			cached := newCachedDiscovery(requests.Watching(cluster.Config), cacheDir)
 			lookUpResources(ctx, cached)
-			Expect(requests.sent()).NotTo(BeEmpty(), "the first lookup should ask the server: build the client from the config you are given")
-			requests.reset()
+			Expect(requests.Sent()).NotTo(BeEmpty(), "the first lookup should ask the server: build the client from the config you are given")
+			requests.Reset()
 			lookUpResources(ctx, cached)
-			Expect(requests.sent()).To(BeEmpty(), "the second lookup should come from the cache")
+			Expect(requests.Sent()).To(BeEmpty(), "the second lookup should come from the cache")
 		}, SpecTimeout(harness.Timeout))
 
 		It("shares its cache with the next client on the same directory, as kubectl's next run does", func(ctx SpecContext) {
-			cfg := requests.watching(cluster.Config)
+			cfg := requests.Watching(cluster.Config)
 			lookUpResources(ctx, newCachedDiscovery(cfg, cacheDir))
-			requests.reset()
+			requests.Reset()
 			lookUpResources(ctx, newCachedDiscovery(cfg, cacheDir))
-			Expect(requests.sent()).To(BeEmpty(), "a memory cache dies with its client: keep the cache on disk under cacheDir (package discovery/cached/disk)")
+			Expect(requests.Sent()).To(BeEmpty(), "a memory cache dies with its client: keep the cache on disk under cacheDir (package discovery/cached/disk)")
 		}, SpecTimeout(harness.Timeout))
 	})
 })

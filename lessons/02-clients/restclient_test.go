@@ -74,11 +74,11 @@ var _ = Describe("Exercise 1: a RESTClient", harness.Exercise(1), func() {
 		}, SpecTimeout(harness.Timeout))
 
 		It("sends the selector to the server, which does the filtering", func(ctx SpecContext) {
-			var requests requestLog
-			rc := kubernetes.NewForConfigOrDie(requests.watching(cluster.Config)).CoreV1().RESTClient()
+			var requests harness.RequestLog
+			rc := kubernetes.NewForConfigOrDie(requests.Watching(cluster.Config)).CoreV1().RESTClient()
 			_, err := clients.ListPods(ctx, rc, ns, "app=web,tier!=cache")
 			Expect(err).NotTo(HaveOccurred())
-			Expect(requests.sent()).To(ContainElement(SatisfyAll(
+			Expect(requests.Sent()).To(ContainElement(SatisfyAll(
 				HaveField("Path", "/api/v1/namespaces/"+ns+"/pods"),
 				WithTransform(labelSelectorOf, Equal("app=web,tier!=cache")),
 			)), "want GET /api/v1/namespaces/%s/pods?labelSelector=...: pass the selector in metav1.ListOptions through VersionedParams", ns)

@@ -145,7 +145,7 @@ func feedFromCluster(ctx context.Context, fifo *cache.DeltaFIFO, namespace strin
 		},
 	}
 	reflector := cache.NewReflectorWithOptions(lw, &corev1.ConfigMap{}, noting, cache.ReflectorOptions{Name: "lesson03 spec feeding a DeltaFIFO"})
-	go reflector.RunWithContext(background(ctx))
+	go reflector.RunWithContext(harness.Background(ctx))
 	return noting
 }
 

@@ -47,7 +47,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 		createConfigMap(ctx, other, "elsewhere", pickLabel)
 
 		rec := &informers.Recorder{}
-		lister, err := informers.StartConfigMapInformer(background(ctx), cluster.Clientset, ns, pickSelector, rec)
+		lister, err := informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, ns, pickSelector, rec)
 		Expect(err).NotTo(HaveOccurred())
 
 		// No Eventually: a synced informer answers at once.
@@ -67,7 +67,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 		ns := cluster.Namespace(ctx, "lesson03")
 		createConfigMap(ctx, ns, "picked", pickLabel)
 		rec := &informers.Recorder{}
-		lister, err := informers.StartConfigMapInformer(background(ctx), cluster.Clientset, ns, pickSelector, rec)
+		lister, err := informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, ns, pickSelector, rec)
 		Expect(err).NotTo(HaveOccurred())
 
 		createConfigMap(ctx, ns, "late", pickLabel)

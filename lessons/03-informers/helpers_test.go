@@ -11,14 +11,6 @@ import (
 
 // Helpers shared by the specs of several exercises.
 
-// background is the context for code that keeps running in goroutines (reflectors, informers):
-// it is cancelled when the spec ends, before its namespace is deleted, so nothing outlives it.
-func background(ctx context.Context) context.Context {
-	runCtx, cancel := context.WithCancel(ctx)
-	DeferCleanup(cancel)
-	return runCtx
-}
-
 // configMap is a ConfigMap to create, with one data entry and optional labels.
 func configMap(namespace, name, value string, labels map[string]string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{

@@ -50,7 +50,7 @@ var _ = Describe("Exercise 1: a ListWatch and a Reflector", harness.Exercise(1),
 		ns := cluster.Namespace(ctx, "lesson03")
 		early := createConfigMap(ctx, ns, "early", nil)
 		store := cache.NewStore(cache.MetaNamespaceKeyFunc)
-		reflector, err := informers.StartConfigMapReflector(background(ctx), cluster.Clientset, ns, store)
+		reflector, err := informers.StartConfigMapReflector(harness.Background(ctx), cluster.Clientset, ns, store)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(reflector).NotTo(BeNil(), "StartConfigMapReflector should return the Reflector it started")
 

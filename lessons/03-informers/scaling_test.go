@@ -20,7 +20,7 @@ import (
 var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5), func() {
 	It("sees one ReplicaSet and three Pods come, and each change several times, when a Deployment scales from 1 to 3", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
-		rec, err := informers.CountDeploymentEvents(background(ctx), cluster.Clientset, ns, "app=web")
+		rec, err := informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
 
@@ -41,7 +41,7 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 
 	It("sees two Pods go, each updated before it is deleted, when a Deployment scales from 3 to 1", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
-		rec, err := informers.CountDeploymentEvents(background(ctx), cluster.Clientset, ns, "app=web")
+		rec, err := informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
 

@@ -13,6 +13,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"workshop.local/lessons/internal/harness"
 )
 
 // flakyWrites stands between a controller's client and the API server. It answers the first
@@ -26,7 +28,7 @@ type flakyWrites struct {
 
 // wrap is a rest.Config Wrap function: it puts flakyWrites in front of rt.
 func (f *flakyWrites) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		if isConfigMapWrite(r) && f.failThisOne() {
 			if r.Body != nil {
 				_ = r.Body.Close()
@@ -74,8 +76,3 @@ func conflict(r *http.Request) *http.Response {
 		Request:       r,
 	}
 }
-
-// roundTripFunc lets a function stand in for an http.RoundTripper.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -77,6 +77,15 @@ func Connect(ctx context.Context) *Cluster {
 	return c
 }
 
+// Background is the context for the learner's code that keeps running in goroutines
+// (reflectors, informers, workers): it is cancelled when the spec ends, before the spec's
+// namespace is deleted, so nothing outlives the spec that started it.
+func Background(ctx context.Context) context.Context {
+	runCtx, cancel := context.WithCancel(ctx)
+	DeferCleanup(cancel)
+	return runCtx
+}
+
 // Exercise labels a container of specs with its exercise number, so `make check EXERCISE=N`
 // runs it alone and the summary can say which exercise a failing spec belongs to.
 func Exercise(n int) Labels {
