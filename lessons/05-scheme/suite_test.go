@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"workshop.local/lessons/internal/harness"
 )
@@ -17,7 +16,5 @@ func TestLesson05(t *testing.T) {
 }
 
 var _ = BeforeSuite(func(ctx SpecContext) {
-	// controller-runtime's client (exercise 2) logs through this; without it, it complains.
-	ctrllog.SetLogger(GinkgoLogr)
 	cluster = harness.Connect(ctx)
 })

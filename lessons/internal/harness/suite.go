@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // Limits that keep every spec bounded. Specs declare SpecTimeout(harness.Timeout); a learner's
@@ -34,6 +35,9 @@ type Cluster struct {
 // the default Eventually and Consistently timings, and runs the lesson's specs.
 func RunSuite(t *testing.T, lesson string) {
 	RegisterFailHandler(Fail)
+	// controller-runtime logs through its own global logger and complains when none is set;
+	// send its lines to each spec's output, where a failing spec shows them.
+	ctrllog.SetLogger(GinkgoLogr)
 	SetDefaultEventuallyTimeout(30 * time.Second)
 	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
 	SetDefaultConsistentlyDuration(2 * time.Second)
