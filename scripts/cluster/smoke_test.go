@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
 	"workshop.local/scripts/internal/localcluster"
@@ -32,40 +33,56 @@ func itRunsRealWorkloads() {
 		Expect(err).NotTo(HaveOccurred())
 
 		By("the Deployment becoming Available with 3 replicas")
-		Eventually(func(g Gomega) {
-			d, err := cs.AppsV1().Deployments(ns.Name).Get(ctx, deploy.Name, metav1.GetOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(d.Status.AvailableReplicas).To(BeEquivalentTo(3))
-		}).WithContext(ctx).WithTimeout(90 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
-
+		waitAvailable(ctx, cs, deploy, 3)
 		By("a ReplicaSet owned by the Deployment, and 3 Pods Running on the hollow node")
-		rsList, err := cs.AppsV1().ReplicaSets(ns.Name).List(ctx, metav1.ListOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(rsList.Items).To(HaveLen(1))
-		Expect(rsList.Items[0].OwnerReferences).To(ContainElement(HaveField("UID", deploy.UID)))
-		// The kubelet reports each Pod's phase on its own schedule, so wait for it.
-		Eventually(func(g Gomega) {
-			pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(pods.Items).To(HaveLen(3))
-			for _, p := range pods.Items {
-				g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
-				g.Expect(p.Status.Phase).To(Equal(corev1.PodRunning))
-			}
-		}).WithContext(ctx).WithTimeout(60 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
-
+		expectChildrenRunning(ctx, cs, deploy, 3)
 		By("deleting the Deployment and watching the garbage collector remove the rest")
 		Expect(cs.AppsV1().Deployments(ns.Name).Delete(ctx, deploy.Name, metav1.DeleteOptions{
 			PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)})).To(Succeed())
-		Eventually(func(g Gomega) {
-			rs, err := cs.AppsV1().ReplicaSets(ns.Name).List(ctx, metav1.ListOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(rs.Items).To(BeEmpty())
-			pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{})
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(pods.Items).To(BeEmpty())
-		}).WithContext(ctx).WithTimeout(90 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
+		waitNamespaceEmpty(ctx, cs, ns.Name)
 	}, SpecTimeout(4*time.Minute))
+}
+
+// waitAvailable waits until the controller-manager reports the Deployment's replicas available.
+func waitAvailable(ctx context.Context, cs kubernetes.Interface, deploy *appsv1.Deployment, replicas int32) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		d, err := cs.AppsV1().Deployments(deploy.Namespace).Get(ctx, deploy.Name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(d.Status.AvailableReplicas).To(Equal(replicas))
+	}).WithContext(ctx).WithTimeout(90 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
+}
+
+// expectChildrenRunning checks the Deployment's one ReplicaSet, and waits for its Pods to be
+// bound to the hollow node and Running: the kubelet reports each phase on its own schedule.
+func expectChildrenRunning(ctx context.Context, cs kubernetes.Interface, deploy *appsv1.Deployment, replicas int) {
+	GinkgoHelper()
+	rsList, err := cs.AppsV1().ReplicaSets(deploy.Namespace).List(ctx, metav1.ListOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(rsList.Items).To(HaveLen(1))
+	Expect(rsList.Items[0].OwnerReferences).To(ContainElement(HaveField("UID", deploy.UID)))
+	Eventually(func(g Gomega) {
+		pods, err := cs.CoreV1().Pods(deploy.Namespace).List(ctx, metav1.ListOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(pods.Items).To(HaveLen(replicas))
+		for _, p := range pods.Items {
+			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+			g.Expect(p.Status.Phase).To(Equal(corev1.PodRunning))
+		}
+	}).WithContext(ctx).WithTimeout(60 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
+}
+
+// waitNamespaceEmpty waits until no ReplicaSet or Pod is left in the namespace.
+func waitNamespaceEmpty(ctx context.Context, cs kubernetes.Interface, ns string) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		rs, err := cs.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(rs.Items).To(BeEmpty())
+		pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(pods.Items).To(BeEmpty())
+	}).WithContext(ctx).WithTimeout(90 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
 }
 
 func webDeployment() *appsv1.Deployment {
