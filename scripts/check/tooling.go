@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"workshop.local/scripts/internal/text"
 )
 
 // toolingChecks run the tooling's own tests: the cluster tool's lifecycle, failure modes and kind
@@ -25,7 +27,7 @@ func (t *tester) goTest(module string) func(context.Context) (string, error) {
 		_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
 		_ = os.WriteFile(logPath, []byte(out), 0o644)
 		if err != nil {
-			return "", fmt.Errorf("go test ./... in %s failed; full log %s:\n%s", module, logPath, lastLines(out, 30))
+			return "", fmt.Errorf("go test ./... in %s failed; full log %s:\n%s", module, logPath, text.Tail(out, 30, ""))
 		}
 		return summarizeGoTest(out), nil
 	}
@@ -33,20 +35,11 @@ func (t *tester) goTest(module string) func(context.Context) (string, error) {
 
 // summarizeGoTest counts the packages go test reported ok.
 func summarizeGoTest(out string) string {
-	return fmt.Sprintf("%d packages ok", strings.Count(out, "\nok ")+boolInt(strings.HasPrefix(out, "ok ")))
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
+	ok := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "ok ") {
+			ok++
+		}
 	}
-	return 0
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
+	return fmt.Sprintf("%d packages ok", ok)
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"workshop.local/scripts/internal/text"
 )
 
 // Engine is what we found of one container engine kind can use.
@@ -58,7 +60,10 @@ func probeEngine(ctx context.Context, name string) Engine {
 	if err := cmd.Run(); err == nil {
 		return Engine{Name: name, Installed: true, Answers: true}
 	}
-	detail := firstLine(stderr.String())
+	detail := text.FirstLine(stderr.String())
+	if detail == "" {
+		detail = "no output"
+	}
 	if ctx.Err() != nil {
 		detail = fmt.Sprintf("`%s info` did not answer within %s", name, infoTimeout)
 	}
@@ -72,13 +77,4 @@ func (e Engine) Explain() string {
 	}
 	return fmt.Sprintf("%s is installed but its engine is not running (%s): start it (Docker Desktop, or `sudo systemctl start %s`), or use the local cluster: CLUSTER=local make cluster",
 		e.Name, e.Detail, e.Name)
-}
-
-func firstLine(s string) string {
-	for _, line := range strings.Split(s, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			return line
-		}
-	}
-	return "no output"
 }

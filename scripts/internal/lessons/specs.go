@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"workshop.local/scripts/internal/text"
 )
 
 // Run says how to run a lesson's specs.
@@ -94,7 +96,7 @@ func readReport(path string) (Result, error) {
 func (res *Result) add(sr types.SpecReport) {
 	if sr.LeafNodeType != types.NodeTypeIt {
 		if sr.State.Is(types.SpecStateFailureStates) && res.SuiteError == "" {
-			res.SuiteError = fmt.Sprintf("%s failed: %s", sr.LeafNodeType, firstLine(sr.Failure.Message))
+			res.SuiteError = fmt.Sprintf("%s failed: %s", sr.LeafNodeType, text.FirstLine(sr.Failure.Message))
 		}
 		return
 	}
@@ -103,7 +105,7 @@ func (res *Result) add(sr types.SpecReport) {
 	}
 	failure := briefly(sr.Failure.Message)
 	if sr.State == types.SpecStatePanicked {
-		failure = "panicked: " + firstLine(sr.Failure.ForwardedPanic)
+		failure = "panicked: " + text.FirstLine(sr.Failure.ForwardedPanic)
 	}
 	container := sr.LeafNodeText
 	if len(sr.ContainerHierarchyTexts) > 0 {
@@ -187,12 +189,4 @@ func briefly(msg string) string {
 		}
 	}
 	return strings.Join(kept, " ")
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
 }

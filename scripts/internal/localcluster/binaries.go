@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
 )
 
@@ -182,7 +183,7 @@ func buildError(name, output, logPath string, err error) error {
 		hint = "the Go module proxy could not be reached (GOPROXY=" + goEnv("GOPROXY") + "); connect once to build, " +
 			"or point GOPROXY at a reachable proxy; after one build the binaries are cached"
 	}
-	return fmt.Errorf("building %s failed (%v): %s.\nBuild log: %s\n%s", name, err, hint, logPath, tail(output, 12))
+	return fmt.Errorf("building %s failed (%v): %s.\nBuild log: %s\n%s", name, err, hint, logPath, text.Tail(output, 12, "    "))
 }
 
 func looksOffline(output string) bool {
@@ -200,13 +201,4 @@ func goEnv(key string) string {
 		return "?"
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// tail returns the last n lines of s, indented, for error messages.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return "    " + strings.Join(lines, "\n    ")
 }

@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"workshop.local/scripts/internal/probe"
+	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/workspace"
 )
 
@@ -114,5 +115,5 @@ func logTail(path string) string {
 	if err != nil {
 		return "    (no log)"
 	}
-	return tail(string(data), 15)
+	return text.Tail(string(data), 15, "    ")
 }
