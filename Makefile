@@ -19,7 +19,7 @@ export CLUSTER ?= auto
 help: ## List the targets.
 	@echo "Workshop targets (run from the workspace root, or inside a lesson folder for check):"
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
-	@echo "Variables: CLUSTER=auto|kind|local  LESSON=NN  EXERCISE=N"
+	@echo "Variables: CLUSTER=auto|kind|local  LESSON=NN  EXERCISE=N  WRONG=name"
 
 .PHONY: go-present
 go-present:
@@ -62,6 +62,13 @@ ginkgo: tools ## Run Ginkgo's CLI on a lesson (LESSON=NN ARGS="-p --randomize-al
 .PHONY: test
 test: tools ## The project's tests: tooling, and every solution passes / every starter fails. Ends with "N passed, N failed".
 	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check test "$(LESSON)"
+
+# The authors' loop for wrong solutions (solutions/NN-topic/wrong/<name>/<file>.go): each replaces
+# one file of the reference solution, only its exercise's specs run, and a spec must fail.
+.PHONY: test-wrong
+test-wrong: tools ## Prove a lesson's wrong solutions are caught (LESSON=NN, WRONG=name for one); says which spec caught each.
+	@test -n "$(LESSON)" || { echo "Which lesson? make test-wrong LESSON=01 (WRONG=<folder name> for one)" >&2; exit 2; }
+	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check wrong "$(LESSON)" "$(WRONG)"
 
 .PHONY: pins
 pins: go-present ## Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod.

@@ -12,9 +12,10 @@ import (
 	"workshop.local/scripts/internal/lessons"
 )
 
-// lessonChecks prove one lesson: the solution passes every spec, and the untouched starter
+// lessonChecks prove one lesson: the solution passes every spec, the untouched starter
 // fails every spec of every exercise (a spec that passes on the starter cannot tell a learner
-// anything).
+// anything), and every wrong solution fails a spec of its exercise (one that only the starter
+// fails teaches nothing either).
 func (t *tester) lessonChecks(l lessons.Lesson) []check {
 	var solved []int // exercises the solution run found, shared with the starter check
 	return []check{
@@ -33,6 +34,7 @@ func (t *tester) lessonChecks(l lessons.Lesson) []check {
 			}
 			return starterVerdict(l, res, solved)
 		}},
+		t.wrongCheck(l, &solved),
 	}
 }
 

@@ -3,6 +3,7 @@
 //
 //	go run ./scripts/check lesson 01 [EXERCISE]
 //	go run ./scripts/check test [LESSON]   (LESSON limits the lesson checks to one)
+//	go run ./scripts/check wrong LESSON [NAME]   (prove a lesson's wrong solutions, or one of them)
 //	go run ./scripts/check dir|overlay LESSON   (print a lesson's folder, or write its solution overlay and print its path)
 package main
 
@@ -49,6 +50,12 @@ func run(ctx context.Context, args []string) (bool, error) {
 		return checkLesson(ctx, root, scratch, args[1], exercise)
 	case len(args) == 2 && (args[0] == "dir" || args[0] == "overlay"):
 		return printLessonPath(root, scratch, args[0], args[1])
+	case len(args) >= 2 && len(args) <= 3 && args[0] == "wrong":
+		only := ""
+		if len(args) == 3 {
+			only = args[2]
+		}
+		return testWrong(ctx, root, scratch, args[1], only)
 	case len(args) >= 1 && args[0] == "test":
 		only := ""
 		if len(args) == 2 {
@@ -56,7 +63,7 @@ func run(ctx context.Context, args []string) (bool, error) {
 		}
 		return selfTest(ctx, root, scratch, only)
 	default:
-		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check dir|overlay NN")
+		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check wrong NN [NAME] | check dir|overlay NN")
 	}
 }
 

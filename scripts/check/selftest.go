@@ -48,6 +48,7 @@ func selfTest(ctx context.Context, root, scratch, only string) (bool, error) {
 		passed++
 		fmt.Printf("PASS  %s: %s (%s)\n", c.name, detail, took)
 	}
+	t.printWrongSummary()
 	fmt.Printf("\n%d passed, %d failed\n", passed, failed)
 	return failed == 0, nil
 }
@@ -56,6 +57,10 @@ func selfTest(ctx context.Context, root, scratch, only string) (bool, error) {
 type tester struct {
 	root, scratch string
 	lessons       []lessons.Lesson
+
+	// The wrong solutions proven so far, for the summary line.
+	wrongTotal, wrongCaught int
+	wrongMissed             []string
 }
 
 func indent(s string) string {

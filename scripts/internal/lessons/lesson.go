@@ -102,15 +102,20 @@ func (l Lesson) WriteOverlayFile(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	path := filepath.Join(dir, "overlay-"+l.Name+".json")
+	return path, WriteOverlay(overlay, path)
+}
+
+// WriteOverlay writes overlay (file -> replacement) to path as the JSON `go build -overlay` reads.
+func WriteOverlay(overlay map[string]string, path string) error {
 	data, err := json.MarshalIndent(map[string]any{"Replace": overlay}, "", "  ")
 	if err != nil {
-		return "", err
+		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
 	}
-	path := filepath.Join(dir, "overlay-"+l.Name+".json")
-	return path, os.WriteFile(path, data, 0o644)
+	return os.WriteFile(path, data, 0o644)
 }
 
 // TODO is where an exercise's edit point is: the first "TODO(exercise N)" in a learner file.

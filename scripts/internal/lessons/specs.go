@@ -64,6 +64,11 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 	cmd.Dir = r.Lesson.Dir
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
 	runErr := cmd.Run() // failing specs exit non-zero: the report says what happened
+	return resultOf(ctx, runErr, report)
+}
+
+// resultOf reads the report a run left, or says why there is none.
+func resultOf(ctx context.Context, runErr error, report string) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()
 	}
@@ -72,6 +77,43 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 		return Result{SuiteError: fmt.Sprintf("the specs did not run (%v): see the output above", runErr)}, nil
 	}
 	return res, nil
+}
+
+// Compile builds the lesson's test binary with go build's -overlay file applied, without
+// running it: `go test -c`. Building is most of a short run's cost, so a caller can build the
+// next binary while the current one runs. On failure the error holds the compiler's output.
+func Compile(ctx context.Context, l Lesson, overlayFile, binary string) error {
+	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", binary, "-overlay="+overlayFile, ".")
+	cmd.Dir = l.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w\n%s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// ExecuteCompiled runs a binary that Compile built, in the lesson's folder as go test would,
+// with r's exercise filter, report and output. r.OverlayFile is ignored: it was compiled in.
+func ExecuteCompiled(ctx context.Context, r Run, binary string) (Result, error) {
+	report := filepath.Join(r.ReportDir, "report-"+filepath.Base(binary)+".json")
+	_ = os.Remove(report)
+	if err := os.MkdirAll(r.ReportDir, 0o755); err != nil {
+		return Result{}, err
+	}
+	// go test's default 10 minute limit, which a binary run by hand does not have.
+	args := []string{"-test.timeout=10m", "-ginkgo.json-report=" + report}
+	if r.Exercise > 0 {
+		args = append(args, fmt.Sprintf("-ginkgo.label-filter=exercise-%d", r.Exercise))
+	}
+	args = append(args, r.ExtraArgs...)
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = r.Lesson.Dir
+	cmd.Stdout, cmd.Stderr = r.Output, r.Output
+	runErr := cmd.Run()
+	return resultOf(ctx, runErr, report)
 }
 
 func readReport(path string) (Result, error) {
