@@ -56,27 +56,7 @@ func ManagerOptions(namespace string) manager.Options {
 // returns Start's error once Start has returned; calling it more than once is fine.
 func StartManager(ctx context.Context, mgr manager.Manager) (stop func() error) {
 	GinkgoHelper()
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	var startErr error
-	go func() {
-		defer GinkgoRecover()
-		defer close(done)
-		startErr = mgr.Start(runCtx)
-	}()
-	stop = func() error {
-		cancel()
-		select {
-		case <-done:
-			return startErr
-		case <-time.After(managerShutdown + gracePeriod):
-			return errors.New("the manager did not stop: Start has not returned after its context was cancelled")
-		}
-	}
-	DeferCleanup(func() {
-		Expect(stop()).To(Succeed(), "the manager's Start returned an error")
-	})
-
+	stop, done := startManager(ctx, mgr)
 	synced := make(chan bool, 1)
 	go func() {
 		syncCtx, stopWaiting := context.WithCancel(ctx)
@@ -93,12 +73,46 @@ func StartManager(ctx context.Context, mgr manager.Manager) (stop func() error) 
 	if !<-synced {
 		select {
 		case <-done:
-			Fail("the manager stopped before its cache synced: " + errString(startErr))
+			Fail("the manager stopped before its cache synced: " + errString(stop()))
 		default:
 			Fail("the manager's cache did not sync before the spec's context ended")
 		}
 	}
 	return stop
+}
+
+// StartManagerUnsynced is StartManager without the wait for the cache: for specs that look at
+// a manager while its cache is still filling (its readiness probe, say).
+func StartManagerUnsynced(ctx context.Context, mgr manager.Manager) (stop func() error) {
+	GinkgoHelper()
+	stop, _ = startManager(ctx, mgr)
+	return stop
+}
+
+// startManager runs mgr.Start in a goroutine and registers the cleanup that stops it. done is
+// closed when Start has returned.
+func startManager(ctx context.Context, mgr manager.Manager) (stop func() error, done <-chan struct{}) {
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	returned := make(chan struct{})
+	var startErr error
+	go func() {
+		defer GinkgoRecover()
+		defer close(returned)
+		startErr = mgr.Start(runCtx)
+	}()
+	stop = func() error {
+		cancel()
+		select {
+		case <-returned:
+			return startErr
+		case <-time.After(managerShutdown + gracePeriod):
+			return errors.New("the manager did not stop: Start has not returned after its context was cancelled")
+		}
+	}
+	DeferCleanup(func() {
+		Expect(stop()).To(Succeed(), "the manager's Start returned an error")
+	})
+	return stop, returned
 }
 
 func errString(err error) string {
