@@ -83,7 +83,9 @@ func resultOf(ctx context.Context, runErr error, report string) (Result, error) 
 // running it: `go test -c`. Building is most of a short run's cost, so a caller can build the
 // next binary while the current one runs. On failure the error holds the compiler's output.
 func Compile(ctx context.Context, l Lesson, overlayFile, binary string) error {
-	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", binary, "-overlay="+overlayFile, ".")
+	// No vet (make test vets every solution once) and no debug symbols (the linker's biggest
+	// cost for a binary that is run once and deleted).
+	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", binary, "-vet=off", "-ldflags=-s -w", "-overlay="+overlayFile, ".")
 	cmd.Dir = l.Dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
