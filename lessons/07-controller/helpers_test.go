@@ -1,0 +1,164 @@
+package mirror_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	mirror "workshop.local/lessons/07-controller"
+	"workshop.local/lessons/internal/harness"
+)
+
+// prefix starts the name of every namespace these specs create.
+const prefix = "lesson07"
+
+// newManager returns a manager whose cache holds the given namespaces (the first is the
+// spec's own); start it with harness.StartManager.
+func newManager(cfg *rest.Config, namespaces ...string) manager.Manager {
+	GinkgoHelper()
+	opts := harness.ManagerOptions(namespaces[0])
+	for _, ns := range namespaces[1:] {
+		opts.Cache.DefaultNamespaces[ns] = cache.Config{}
+	}
+	mgr, err := manager.New(cfg, opts)
+	Expect(err).NotTo(HaveOccurred())
+	return mgr
+}
+
+// directClient is a controller-runtime client without a cache: every read goes to the API
+// server.
+func directClient(cfg *rest.Config) client.Client {
+	GinkgoHelper()
+	c, err := client.New(cfg, client.Options{})
+	Expect(err).NotTo(HaveOccurred())
+	return c
+}
+
+// laterNamespace picks a name for a namespace the spec creates later (with create), and
+// deletes it when the spec ends, after the manager has stopped: call it before
+// harness.StartManager.
+func laterNamespace() (name string, create func(context.Context)) {
+	name = prefix + "-later-" + rand.String(6)
+	DeferCleanup(func(ctx SpecContext) {
+		err := cluster.Clientset.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
+		if !apierrors.IsNotFound(err) {
+			Expect(err).NotTo(HaveOccurred())
+		}
+	})
+	return name, func(ctx context.Context) {
+		GinkgoHelper()
+		_, err := cluster.Clientset.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+			Name: name,
+			// The harness's label for spec namespaces: a run stopped before its cleanup
+			// leaves it behind, and the next run deletes it.
+			Labels: map[string]string{"workshop.local/spec": "true"},
+		}}, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+	}
+}
+
+// configMap builds a ConfigMap; mirrorTo, if not empty, is its MirrorToAnnotation.
+func configMap(namespace, name, mirrorTo string, data map[string]string) *corev1.ConfigMap {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: data}
+	if mirrorTo != "" {
+		cm.Annotations = map[string]string{mirror.MirrorToAnnotation: mirrorTo}
+	}
+	return cm
+}
+
+// create creates cm in the cluster through the specs' own client.
+func create(ctx context.Context, cm *corev1.ConfigMap) *corev1.ConfigMap {
+	GinkgoHelper()
+	created, err := cluster.Clientset.CoreV1().ConfigMaps(cm.Namespace).Create(ctx, cm, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return created
+}
+
+// change reads a ConfigMap, lets edit change it, and writes it back.
+func change(ctx context.Context, key types.NamespacedName, edit func(*corev1.ConfigMap)) {
+	GinkgoHelper()
+	cms := cluster.Clientset.CoreV1().ConfigMaps(key.Namespace)
+	cm, err := cms.Get(ctx, key.Name, metav1.GetOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	edit(cm)
+	_, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+}
+
+// get reads a ConfigMap from the API server; nil if there is none.
+func get(ctx context.Context, namespace, name string) *corev1.ConfigMap {
+	GinkgoHelper()
+	cm, err := cluster.Clientset.CoreV1().ConfigMaps(namespace).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	Expect(err).NotTo(HaveOccurred())
+	return cm
+}
+
+func key(namespace, name string) types.NamespacedName {
+	return types.NamespacedName{Namespace: namespace, Name: name}
+}
+
+// writeLog records the writes (every request but GET, HEAD and OPTIONS) sent through the
+// configs it watches, as "METHOD path".
+type writeLog struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (l *writeLog) Watching(cfg *rest.Config) *rest.Config {
+	watched := rest.CopyConfig(cfg)
+	watched.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+			switch r.Method {
+			case http.MethodGet, http.MethodHead, http.MethodOptions:
+			default:
+				l.mu.Lock()
+				l.writes = append(l.writes, fmt.Sprintf("%s %s", r.Method, r.URL.Path))
+				l.mu.Unlock()
+			}
+			return rt.RoundTrip(r)
+		})
+	})
+	return watched
+}
+
+// Sent returns the writes recorded since the last Reset.
+func (l *writeLog) Sent() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.writes...)
+}
+
+func (l *writeLog) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.writes = nil
+}
+
+// liveConfigMapReads returns the requests in log that read ConfigMaps without being a watch:
+// reads the cache does not explain (its informers list once, then watch).
+func liveConfigMapReads(log *harness.RequestLog) []string {
+	var reads []string
+	for _, u := range log.Sent() {
+		if strings.Contains(u.Path, "/configmaps") && u.Query().Get("watch") != "true" {
+			reads = append(reads, u.String())
+		}
+	}
+	return reads
+}

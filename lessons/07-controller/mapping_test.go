@@ -1,0 +1,63 @@
+package mirror_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+
+	mirror "workshop.local/lessons/07-controller"
+	"workshop.local/lessons/internal/harness"
+)
+
+var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise(3), func() {
+	It("IndexTargets files a ConfigMap under each namespace it wants a mirror in", func() {
+		cm := configMap("ns", "cm", "team-a, team-b", nil)
+		Expect(mirror.IndexTargets(cm)).To(Equal([]string{"team-a", "team-b"}), "index a ConfigMap under its Targets")
+		Expect(mirror.IndexTargets(&corev1.Namespace{})).To(BeEmpty(), "an object that is not a ConfigMap has no targets")
+	})
+
+	It("enqueues, when a namespace is created, the ConfigMaps that want a mirror in it, found in the cache", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		late, createLate := laterNamespace()
+		marker, createMarker := laterNamespace()
+		create(ctx, configMap(ns, "wants-late", "other,"+late, nil))
+		create(ctx, configMap(ns, "wants-marker", marker, nil))
+		create(ctx, configMap(ns, "wants-elsewhere", prefix+"-nobody-creates-this", nil))
+		create(ctx, configMap(ns, "plain", "", nil))
+
+		requests := &harness.RequestLog{}
+		mgr := newManager(requests.Watching(cluster.Config), ns, late, marker)
+		rec := harness.RecordReconciles(nil)
+		// The controller watches nothing but Namespaces: every reconcile comes from the map.
+		c, err := controller.New("lesson07-namespaces", mgr, controller.Options{Reconciler: rec})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(mirror.WatchNamespaces(ctx, mgr, c)).To(Succeed())
+		harness.StartManager(ctx, mgr)
+
+		var indexed corev1.ConfigMapList
+		Expect(mgr.GetCache().List(ctx, &indexed, client.MatchingFields{mirror.TargetIndex: late})).To(Succeed(),
+			"the cache has no index %q: register it in WatchNamespaces with mgr.GetFieldIndexer().IndexField", mirror.TargetIndex)
+		Expect(indexed.Items).To(HaveLen(1), "the index should file wants-late under %s (see IndexTargets)", late)
+
+		requests.Reset()
+		createLate(ctx)
+		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/wants-late"),
+			"namespace %s was created, and %s/wants-late wants a mirror there: the map function should enqueue it", late, ns)
+
+		// A namespace update creates no mirror. Then a marker: requests are handed out first in,
+		// first out, so once the marker's is seen, any request made before it has been too.
+		_, err = cluster.Clientset.CoreV1().Namespaces().Patch(ctx, late, "application/merge-patch+json",
+			[]byte(`{"metadata":{"labels":{"touched":"yes"}}}`), metav1.PatchOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		createMarker(ctx)
+		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/wants-marker"), "namespace %s was created, but %s/wants-marker was not reconciled", marker, ns)
+		Expect(rec.Keys()).To(ConsistOf(ns+"/wants-late", ns+"/wants-marker"),
+			"only the ConfigMaps whose annotation lists the new namespace should be enqueued, each under its own key (its namespace and name, not the new namespace's)")
+		Expect(rec.StartedFor(key(ns, "wants-late"))).To(Equal(1), "labelling namespace %s reconciled wants-late again: only namespace creation should reach the map function (a predicate)", late)
+		Expect(liveConfigMapReads(requests)).To(BeEmpty(),
+			"the map function read ConfigMaps from the API server; it runs for every namespace event in the cluster: list from the manager's cache (mgr.GetClient()) with client.MatchingFields on the index")
+	}, SpecTimeout(harness.Timeout))
+})

@@ -1,0 +1,110 @@
+package mirror_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	mirror "workshop.local/lessons/07-controller"
+	"workshop.local/lessons/internal/harness"
+)
+
+var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exercise(1), func() {
+	var (
+		source, teamA, teamB string
+		writes               *writeLog
+		reconciler           *mirror.MirrorReconciler
+	)
+
+	BeforeEach(func(ctx SpecContext) {
+		source = cluster.Namespace(ctx, prefix)
+		teamA = cluster.Namespace(ctx, prefix)
+		teamB = cluster.Namespace(ctx, prefix)
+		writes = &writeLog{}
+		// The specs call Reconcile themselves, with a client that reads from the API server:
+		// no controller, no cache, no waiting.
+		reconciler = &mirror.MirrorReconciler{Client: directClient(writes.Watching(cluster.Config))}
+	})
+
+	// reconcileOnce calls Reconcile for source/name and expects it to succeed with nothing
+	// left to retry.
+	reconcileOnce := func(ctx SpecContext, name string) {
+		GinkgoHelper()
+		result, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: key(source, name)})
+		Expect(err).NotTo(HaveOccurred(), "Reconcile of %s/%s failed", source, name)
+		Expect(result).To(Equal(reconcile.Result{}), "Reconcile should have nothing to come back for")
+	}
+
+	It("creates a mirror in every target namespace", func(ctx SpecContext) {
+		create(ctx, configMap(source, "settings", teamA+", "+teamB, map[string]string{"greeting": "hello"}))
+		reconcileOnce(ctx, "settings")
+		for _, ns := range []string{teamA, teamB} {
+			got := get(ctx, ns, "settings")
+			Expect(got).NotTo(BeNil(), "no ConfigMap settings in %s: Reconcile should create a mirror in every namespace the annotation lists", ns)
+			Expect(got.Data).To(Equal(map[string]string{"greeting": "hello"}), "the mirror in %s should hold the source's data", ns)
+			Expect(got.Annotations).To(HaveKeyWithValue(mirror.MirrorOfAnnotation, source+"/settings"), "create the mirror from Desired(source, namespace): it says whose mirror it is")
+		}
+	}, SpecTimeout(harness.Timeout))
+
+	It("sends no write at all when the mirrors already match", func(ctx SpecContext) {
+		create(ctx, configMap(source, "settings", teamA+","+teamB, map[string]string{"greeting": "hello"}))
+		reconcileOnce(ctx, "settings")
+		Expect(get(ctx, teamA, "settings")).NotTo(BeNil(), "the first Reconcile should have created the mirror in %s", teamA)
+
+		writes.Reset()
+		reconcileOnce(ctx, "settings")
+		reconcileOnce(ctx, "settings")
+		Expect(writes.Sent()).To(BeEmpty(), "Reconcile wrote although nothing had changed: compare what is there with what should be, and write only the difference (the API server bumps nothing for an identical update, but every write still costs a request, and wakes every watcher)")
+	}, SpecTimeout(harness.Timeout))
+
+	It("updates the mirrors when the source changes, and only those that differ", func(ctx SpecContext) {
+		create(ctx, configMap(source, "settings", teamA+","+teamB, map[string]string{"greeting": "hello"}))
+		reconcileOnce(ctx, "settings")
+
+		change(ctx, key(source, "settings"), func(cm *corev1.ConfigMap) { cm.Data["greeting"] = "bonjour" })
+		reconcileOnce(ctx, "settings")
+		for _, ns := range []string{teamA, teamB} {
+			Expect(get(ctx, ns, "settings").Data).To(HaveKeyWithValue("greeting", "bonjour"), "the source's data changed: Reconcile should update the mirror in %s", ns)
+		}
+
+		// Someone edits one mirror by hand: the next reconcile puts it back, whatever event
+		// brought it (level-based: it looks at the state, not at what happened).
+		change(ctx, key(teamA, "settings"), func(cm *corev1.ConfigMap) { cm.Data["greeting"] = "tampered" })
+		writes.Reset()
+		reconcileOnce(ctx, "settings")
+		Expect(get(ctx, teamA, "settings").Data).To(HaveKeyWithValue("greeting", "bonjour"), "a mirror edited by hand should be set back to the source's data")
+		Expect(writes.Sent()).To(HaveLen(1), "only the edited mirror differed, so one write was needed; Reconcile sent %v", writes.Sent())
+	}, SpecTimeout(harness.Timeout))
+
+	It("ends quietly, with no error, when the source no longer exists", func(ctx SpecContext) {
+		result, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: key(source, "deleted-meanwhile")})
+		Expect(err).NotTo(HaveOccurred(), "a request for a ConfigMap that does not exist is normal (deleted after the event was queued): return no error, or the controller retries it for ever (apierrors.IsNotFound, or client.IgnoreNotFound)")
+		Expect(result).To(Equal(reconcile.Result{}))
+		Expect(writes.Sent()).To(BeEmpty())
+	}, SpecTimeout(harness.Timeout))
+
+	It("writes nothing for a ConfigMap without the annotation", func(ctx SpecContext) {
+		create(ctx, configMap(source, "plain", "", map[string]string{"k": "v"}))
+		writes.Reset()
+		reconcileOnce(ctx, "plain")
+		Expect(writes.Sent()).To(BeEmpty(), "a ConfigMap without %s asks for no mirror", mirror.MirrorToAnnotation)
+	}, SpecTimeout(harness.Timeout))
+
+	It("leaves alone a ConfigMap of the same name that is not its mirror", func(ctx SpecContext) {
+		create(ctx, configMap(teamA, "settings", "", map[string]string{"owner": "team-a"}))
+		create(ctx, configMap(source, "settings", teamA+","+teamB, map[string]string{"greeting": "hello"}))
+		writes.Reset()
+		reconcileOnce(ctx, "settings")
+		Expect(get(ctx, teamA, "settings").Data).To(Equal(map[string]string{"owner": "team-a"}), "%s/settings belongs to someone else (no %s): never overwrite it", teamA, mirror.MirrorOfAnnotation)
+		Expect(get(ctx, teamB, "settings")).NotTo(BeNil(), "a ConfigMap in the way in one namespace should not stop the mirror in the others")
+		Expect(writes.Sent()).To(HaveLen(1), "one write was needed (the mirror in %s); Reconcile sent %v", teamB, writes.Sent())
+	}, SpecTimeout(harness.Timeout))
+
+	It("skips a target namespace that does not exist, and mirrors into the others", func(ctx SpecContext) {
+		missing := prefix + "-missing-" + teamA // a name nobody creates
+		create(ctx, configMap(source, "settings", missing+","+teamA, map[string]string{"greeting": "hello"}))
+		reconcileOnce(ctx, "settings")
+		Expect(get(ctx, teamA, "settings")).NotTo(BeNil(), "a missing namespace in the list should not stop the mirror in the others")
+	}, SpecTimeout(harness.Timeout))
+})
