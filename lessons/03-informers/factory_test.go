@@ -63,6 +63,30 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 			"the handler should have seen the initial list before StartConfigMapInformer returns: wait for its registration to sync")
 	}, SpecTimeout(harness.Timeout))
 
+	It("returns only once its handler has been told about every object of the initial list", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson03")
+		createConfigMap(ctx, ns, "picked", pickLabel)
+		rec := &informers.Recorder{}
+		held, release := informers.HoldRecords(rec, "add ") // a slow handler, busy with the initial list
+		DeferCleanup(release)
+
+		returned := make(chan error, 1)
+		go func() {
+			defer GinkgoRecover()
+			_, err := informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, ns, pickSelector, rec)
+			returned <- err
+		}()
+		Eventually(held).WithContext(ctx).Should(BeClosed(), "the handler was never told about 'picked': is StartConfigMapInformer running the informer with your handler?")
+		// The cache has synced by now: the informer fills it before it notifies handlers.
+		Consistently(returned).WithContext(ctx).ShouldNot(Receive(),
+			"StartConfigMapInformer returned while its handler was still busy with the initial list: the cache had synced, the handler had not; wait for the registration's HasSyncedChecker too")
+		release()
+		var err error
+		Eventually(returned).WithContext(ctx).Should(Receive(&err), "StartConfigMapInformer should return once the handler has finished the initial list")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rec.Events()).To(Equal([]string{"add " + ns + "/picked"}))
+	}, SpecTimeout(harness.Timeout))
+
 	It("tells its handler about every change in its selection, in order, and nothing else", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
 		createConfigMap(ctx, ns, "picked", pickLabel)

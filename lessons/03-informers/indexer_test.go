@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -31,22 +32,26 @@ var _ = Describe("Exercise 3: an Indexer with custom indexes", harness.Exercise(
 			}
 		})
 
-		DescribeTable("finds the Pods on a node",
+		DescribeTable("finds the Pods on a node by asking the node index",
 			func(node string, want []string) {
-				pods, err := informers.PodsOnNode(indexer, node)
+				watched := watchReads(indexer)
+				pods, err := informers.PodsOnNode(watched, node)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(names(pods)).To(ConsistOf(want), "the Pods on %q", node)
+				watched.expectLookupOnly(informers.PodsByNode, node)
 			},
 			Entry("node-a", "node-a", []string{"web-1", "db-1"}),
 			Entry("node-b, with a Pod that has no app", "node-b", []string{"web-2", "no-app"}),
 			Entry("a node without Pods: no error, no Pods", "node-z", []string{}),
 		)
 
-		DescribeTable("finds the Pods of an app",
+		DescribeTable("finds the Pods of an app by asking the app index",
 			func(app string, want []string) {
-				pods, err := informers.PodsOfApp(indexer, app)
+				watched := watchReads(indexer)
+				pods, err := informers.PodsOfApp(watched, app)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(names(pods)).To(ConsistOf(want), "the Pods of app %q", app)
+				watched.expectLookupOnly(informers.PodsByApp, app)
 			},
 			Entry("web", "web", []string{"web-1", "web-2"}),
 			Entry("db, scheduled or not", "db", []string{"db-1", "db-waiting"}),
@@ -89,6 +94,10 @@ var _ = Describe("Exercise 3: an Indexer with custom indexes", harness.Exercise(
 				return names(pods), err
 			}).WithContext(ctx).Should(ConsistOf(want), "the API says these Pods run on %s", node)
 		}
+		watched := watchReads(indexer)
+		_, err := informers.PodsOnNode(watched, "no-such-node")
+		Expect(err).NotTo(HaveOccurred())
+		watched.expectLookupOnly(informers.PodsByNode, "no-such-node")
 		Expect(indexer.ListIndexFuncValues(informers.PodsByNode)).To(ConsistOf(slices.Collect(maps.Keys(placed))), "db-stuck is on no node")
 		db, err := informers.PodsOfApp(indexer, "db")
 		Expect(err).NotTo(HaveOccurred())
@@ -149,4 +158,55 @@ func placements(ctx context.Context, namespace string, pods ...string) map[strin
 		}
 	}).WithContext(ctx).Should(Succeed())
 	return byNode
+}
+
+// watchedIndexer passes every call on to an Indexer and notes how it was read: through an index
+// (ByIndex, Index, IndexKeys) or by a scan of everything it holds (List, ListKeys).
+type watchedIndexer struct {
+	cache.Indexer
+	mu      sync.Mutex
+	lookups []string // "index=value"
+	scans   []string // "List", "ListKeys"
+}
+
+func watchReads(indexer cache.Indexer) *watchedIndexer { return &watchedIndexer{Indexer: indexer} }
+
+func (w *watchedIndexer) note(into *[]string, call string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	*into = append(*into, call)
+}
+
+func (w *watchedIndexer) ByIndex(index, value string) ([]any, error) {
+	w.note(&w.lookups, index+"="+value)
+	return w.Indexer.ByIndex(index, value)
+}
+
+func (w *watchedIndexer) IndexKeys(index, value string) ([]string, error) {
+	w.note(&w.lookups, index+"="+value)
+	return w.Indexer.IndexKeys(index, value)
+}
+
+func (w *watchedIndexer) Index(index string, obj any) ([]any, error) {
+	w.note(&w.lookups, index+"=<values of a sample object>")
+	return w.Indexer.Index(index, obj)
+}
+
+func (w *watchedIndexer) List() []any {
+	w.note(&w.scans, "List")
+	return w.Indexer.List()
+}
+
+func (w *watchedIndexer) ListKeys() []string {
+	w.note(&w.scans, "ListKeys")
+	return w.Indexer.ListKeys()
+}
+
+// expectLookupOnly checks that a query asked the named index and never scanned the cache.
+func (w *watchedIndexer) expectLookupOnly(index, value string) {
+	GinkgoHelper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	Expect(w.scans).To(BeEmpty(), "the query read the whole cache (%v): ask the %q index with ByIndex instead, a map lookup", w.scans, index)
+	Expect(w.lookups).To(ContainElement(HavePrefix(index+"=")), "the query should ask the %q index (ByIndex(%q, %q)); it asked %v", index, index, value, w.lookups)
 }

@@ -15,10 +15,19 @@ import (
 type Recorder struct {
 	mu     sync.Mutex
 	events []string
+	// before, if set, runs before an event is recorded. Only the specs set it (see
+	// export_test.go), to play a slow handler: one that is still busy with the initial list.
+	before func(event string)
 }
 
 // Record notes one notification.
 func (r *Recorder) Record(event string) {
+	r.mu.Lock()
+	before := r.before
+	r.mu.Unlock()
+	if before != nil {
+		before(event) // outside the lock: it may block, and Events must still answer meanwhile
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, event)

@@ -2,6 +2,7 @@ package informers_test
 
 import (
 	"context"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -20,8 +21,8 @@ import (
 var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5), func() {
 	It("sees one ReplicaSet and three Pods come, and each change several times, when a Deployment scales from 1 to 3", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
-		rec, err := informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web")
-		Expect(err).NotTo(HaveOccurred())
+		rec := &informers.Recorder{}
+		Expect(informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web", rec)).To(Succeed())
 		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
 
 		createDeployment(ctx, ns, "web", 1)
@@ -41,8 +42,8 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 
 	It("sees two Pods go, each updated before it is deleted, when a Deployment scales from 3 to 1", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
-		rec, err := informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web")
-		Expect(err).NotTo(HaveOccurred())
+		rec := &informers.Recorder{}
+		Expect(informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web", rec)).To(Succeed())
 		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
 
 		createDeployment(ctx, ns, "web", 3)
@@ -61,7 +62,63 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 		}).WithContext(ctx).Should(Succeed())
 		reportCounts(rec)
 	}, SpecTimeout(harness.Timeout))
+
+	DescribeTable("returns only once both handlers have been told about what already exists",
+		func(ctx SpecContext, slow string) {
+			ns := cluster.Namespace(ctx, "lesson03")
+			createStandaloneReplicaSet(ctx, ns, "standalone")
+			createPod(ctx, pendingPod("loner", "web"), ns)
+			createPod(ctx, pendingPod("stranger", "other"), ns)
+			rec := &informers.Recorder{}
+			held, release := informers.HoldRecords(rec, slow) // one handler is slow with its initial list
+			DeferCleanup(release)
+
+			returned := make(chan error, 1)
+			go func() {
+				defer GinkgoRecover()
+				returned <- informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web", rec)
+			}()
+			Eventually(held).WithContext(ctx).Should(BeClosed(), "no handler recorded %q for what the namespace already holds: are both informers started, with the selector app=web?", strings.TrimSpace(slow))
+			Consistently(returned).WithContext(ctx).ShouldNot(Receive(),
+				"CountDeploymentEvents returned while the handler that records %q was still busy with its initial list: wait for each registration's HasSyncedChecker", strings.TrimSpace(slow))
+			release()
+			var err error
+			Eventually(returned).WithContext(ctx).Should(Receive(&err), "CountDeploymentEvents should return once both handlers have finished their initial lists")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rec.Events()).To(ContainElements("add ReplicaSet "+ns+"/standalone", "add Pod "+ns+"/loner"))
+			Expect(rec.Events()).NotTo(ContainElement(ContainSubstring("stranger")), "the Pod labelled app=other is outside the selection")
+		},
+		Entry("with a slow ReplicaSet handler", "add ReplicaSet ", SpecTimeout(harness.Timeout)),
+		Entry("with a slow Pod handler", "add Pod ", SpecTimeout(harness.Timeout)),
+	)
 })
+
+// createStandaloneReplicaSet creates a ReplicaSet of no replicas labelled app=web, whose selector
+// (app=web, role=<name>) matches no Pod this lesson makes.
+func createStandaloneReplicaSet(ctx context.Context, namespace, name string) {
+	GinkgoHelper()
+	labels := map[string]string{"app": "web", "role": name}
+	rs := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
+		Spec: appsv1.ReplicaSetSpec{
+			Replicas: ptr.To[int32](0),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "registry.k8s.io/pause:3.10"}}},
+			},
+		},
+	}
+	_, err := cluster.Clientset.AppsV1().ReplicaSets(namespace).Create(ctx, rs, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "could not create the ReplicaSet %s/%s", namespace, name)
+}
+
+// pendingPod is a Pod labelled app=<app> that no node can take, so it stays where it is.
+func pendingPod(name, app string) *corev1.Pod {
+	pod := samplePod(name, "", app)
+	pod.Spec.NodeSelector = map[string]string{"lesson03.workshop.local/no-such-node": "true"}
+	return pod
+}
 
 // createDeployment creates a Deployment of pause containers labelled app=<name>.
 func createDeployment(ctx context.Context, namespace, name string, replicas int32) {

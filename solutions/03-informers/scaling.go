@@ -23,33 +23,33 @@ import (
 // they are.
 //
 // CountDeploymentEvents starts informers, from one SharedInformerFactory, for the ReplicaSets
-// and the Pods of namespace that match selector, and records in the returned Recorder every
-// notification they deliver, as "add ReplicaSet <namespace>/<name>", "update Pod
-// <namespace>/<name>", "delete Pod <namespace>/<name>" and so on. It returns once both informers
-// have synced and their handlers have seen the initial list; the informers run until ctx is
+// and the Pods of namespace that match selector, and records in rec every notification they
+// deliver, as "add ReplicaSet <namespace>/<name>", "update Pod <namespace>/<name>", "delete Pod
+// <namespace>/<name>" and so on. It returns once both informers have synced and both handlers
+// have been told about every object of the initial lists; the informers run until ctx is
 // cancelled.
-func CountDeploymentEvents(ctx context.Context, client kubernetes.Interface, namespace, selector string) (*Recorder, error) {
+func CountDeploymentEvents(ctx context.Context, client kubernetes.Interface, namespace, selector string, rec *Recorder) error {
 	factory := kubeinformers.NewSharedInformerFactoryWithOptions(client, 0,
 		kubeinformers.WithNamespace(namespace),
 		kubeinformers.WithTweakListOptions(func(options *metav1.ListOptions) { options.LabelSelector = selector }),
 	)
-	rec := &Recorder{}
 	logger := klog.FromContext(ctx)
 	options := cache.HandlerOptions{Logger: &logger}
 	replicaSets, err := factory.Apps().V1().ReplicaSets().TypedInformer().AddTypedEventHandler(recordAs[*appsv1.ReplicaSet](rec, "ReplicaSet"), options)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	pods, err := factory.Core().V1().Pods().TypedInformer().AddTypedEventHandler(recordAs[*corev1.Pod](rec, "Pod"), options)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	factory.StartWithContext(ctx)
-	// A registration has synced once its informer has and the handler has seen the initial list.
+	// A registration has synced once its informer has and its handler has been told about every
+	// object of the initial list. Each registration has its own handler: wait for both.
 	if !cache.WaitFor(ctx, "", replicaSets.HasSyncedChecker(), pods.HasSyncedChecker()) {
-		return nil, fmt.Errorf("the informers did not sync: %w", context.Cause(ctx))
+		return fmt.Errorf("the informers did not sync: %w", context.Cause(ctx))
 	}
-	return rec, nil
+	return nil
 }
 
 // recordAs is one handler for any kind: the type-safe informer has already cast each object to
