@@ -1,0 +1,40 @@
+package managers
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+)
+
+// UsesConfigMapField names the field index of exercise 3: the names of the ConfigMaps a Pod
+// uses. It is not a field of the Pod: it is computed from the Pod by your index function, and
+// a List asks for it with client.MatchingFields{UsesConfigMapField: "settings"}.
+const UsesConfigMapField = "usesConfigMap"
+
+// Exercise 3a: a field index on the manager's cache: for each Pod, the names of the
+// ConfigMaps it uses, through a volume (Volumes[].ConfigMap), through envFrom
+// (Containers[].EnvFrom[].ConfigMapRef) or through one variable
+// (Containers[].Env[].ValueFrom.ConfigMapKeyRef).
+//
+// This is the indexer of lesson 03 (cache.Indexers on a SharedIndexInformer), wrapped:
+// controller-runtime registers your function on the Pod informer, and its cache answers a
+// List with a field selector from that index, without asking the API server. The server could
+// not answer it anyway: it supports only a few built-in field selectors per kind.
+//
+// Register indexes before the manager starts, so no List finds them missing.
+func IndexPodsByConfigMap(ctx context.Context, mgr manager.Manager) error {
+	// TODO(exercise 3): mgr.GetFieldIndexer().IndexField(ctx, &corev1.Pod{}, UsesConfigMapField,
+	// func(obj client.Object) []string {...}) where the function returns the names of the
+	// ConfigMaps the Pod (obj.(*corev1.Pod)) uses.
+	return errNotImplemented(3)
+}
+
+// Exercise 3b: the Pods of one namespace that use a ConfigMap, answered from the cache's index.
+// A controller that reacts to ConfigMap changes asks exactly this to find the Pods to act on.
+func PodsUsingConfigMap(ctx context.Context, reader client.Reader, namespace, configMap string) ([]corev1.Pod, error) {
+	// TODO(exercise 3): List into a corev1.PodList with client.InNamespace(namespace) and
+	// client.MatchingFields{UsesConfigMapField: configMap}; return its Items.
+	return nil, errNotImplemented(3)
+}

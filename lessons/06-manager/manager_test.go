@@ -1,0 +1,89 @@
+package managers_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	managers "workshop.local/lessons/06-manager"
+	"workshop.local/lessons/internal/harness"
+)
+
+var _ = Describe("Exercise 1: a Manager for one namespace", harness.Exercise(1), func() {
+	var watched map[string]string // the label your cache selects ConfigMaps by
+
+	BeforeEach(func() {
+		watched = map[string]string{managers.WatchedLabel: "true"}
+	})
+
+	It("caches the labelled ConfigMaps of its namespace, and nothing else", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson06")
+		other := cluster.Namespace(ctx, "lesson06")
+		createConfigMap(ctx, ns, "watched", "1", watched)
+		createConfigMap(ctx, ns, "unlabelled", "1", nil)
+		createConfigMap(ctx, other, "watched-elsewhere", "1", watched)
+
+		mgr, err := managers.NewManager(cluster.Config, ns)
+		Expect(err).NotTo(HaveOccurred())
+		harness.StartManager(ctx, mgr)
+
+		var list corev1.ConfigMapList
+		Expect(mgr.GetClient().List(ctx, &list)).To(Succeed())
+		Expect(keys(list.Items)).To(ConsistOf(ns+"/watched"),
+			"the cache should hold only the ConfigMaps of namespace %s labelled %s=true: limit the cache with DefaultNamespaces, and ConfigMaps with a ByObject label selector", ns, managers.WatchedLabel)
+
+		err = mgr.GetClient().Get(ctx, client.ObjectKey{Namespace: ns, Name: "unlabelled"}, &corev1.ConfigMap{})
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(),
+			"the ConfigMap %s/unlabelled exists, but a cache with your label selector never saw it: Get through the manager's client should say NotFound, got %v", ns, err)
+		_, err = cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "unlabelled", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred(), "the API server, unlike the cache, has it")
+	}, SpecTimeout(harness.Timeout))
+
+	It("filters only ConfigMaps by label: other kinds of its namespace are all cached", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson06")
+		other := cluster.Namespace(ctx, "lesson06")
+		for _, where := range []string{ns, other} {
+			_, err := cluster.Clientset.CoreV1().Secrets(where).Create(ctx, &corev1.Secret{
+				ObjectMeta: metav1.ObjectMeta{Name: "plain"}, StringData: map[string]string{"value": "1"},
+			}, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+		}
+
+		mgr, err := managers.NewManager(cluster.Config, ns)
+		Expect(err).NotTo(HaveOccurred())
+		harness.StartManager(ctx, mgr)
+
+		var list corev1.SecretList
+		Expect(mgr.GetClient().List(ctx, &list)).To(Succeed())
+		Expect(keys(list.Items)).To(ConsistOf(ns+"/plain"),
+			"the cache should hold the unlabelled Secret of namespace %s and no Secret of another namespace: put the label selector on ConfigMaps only (ByObject), not on every kind (DefaultLabelSelector)", ns)
+	}, SpecTimeout(harness.Timeout))
+
+	It("has a Scheme of its own that knows the built-in kinds", func() {
+		mgr, err := managers.NewManager(cluster.Config, "default")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(mgr.GetScheme()).NotTo(BeIdenticalTo(clientgoscheme.Scheme),
+			"the manager uses client-go's global scheme.Scheme: build a new one with runtime.NewScheme and clientgoscheme.AddToScheme")
+		Expect(mgr.GetScheme().Recognizes(corev1.SchemeGroupVersion.WithKind("ConfigMap"))).To(BeTrue(),
+			"the manager's Scheme does not know ConfigMaps: add client-go's types with clientgoscheme.AddToScheme")
+	})
+
+	It("runs beside another manager in the same process: no fixed ports", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson06")
+		first, err := managers.NewManager(cluster.Config, ns)
+		Expect(err).NotTo(HaveOccurred())
+		second, err := managers.NewManager(cluster.Config, ns)
+		Expect(err).NotTo(HaveOccurred())
+
+		stopFirst := harness.StartManager(ctx, first)
+		stopSecond := harness.StartManager(ctx, second)
+		for _, stop := range []func() error{stopFirst, stopSecond} {
+			Expect(stop()).To(Succeed(),
+				"two managers from NewManager could not run side by side: does each bind a fixed port? The metrics server binds :8080 unless told otherwise: switch it off (\"0\"), and the health probe server too")
+		}
+	}, SpecTimeout(harness.Timeout))
+})
