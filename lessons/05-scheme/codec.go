@@ -31,14 +31,16 @@ func Decode(s *runtime.Scheme, data []byte) (runtime.Object, error) {
 
 // EncodeJSON writes obj as JSON with apiVersion and kind set, even when obj's own TypeMeta is
 // empty, as it is for objects a typed client returns. obj itself is left as it was: it may be
-// shared (an informer's cache hands the same object to everyone), so never write to it.
+// shared (an informer's cache hands the same object to everyone), so never write to it, not
+// even for a moment: another goroutine may be reading it at that moment.
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {
 	// TODO(exercise 3): find obj's kind through the Scheme. From the CodecFactory's
 	// SupportedMediaTypes, pick the serializer for runtime.ContentTypeJSON
 	// (runtime.SerializerInfoForMediaType), wrap it with EncoderForVersion for the kind's
-	// group version, and runtime.Encode obj with that encoder. The wrapped encoder sets
-	// apiVersion and kind on the way out, on a copy.
+	// group version, and runtime.Encode with that encoder. The wrapped encoder sets apiVersion
+	// and kind by writing them into the object it is given (and restoring them afterwards), so
+	// give it a copy of obj (obj.DeepCopyObject), never obj itself.
 	return nil, errNotImplemented(3)
 }

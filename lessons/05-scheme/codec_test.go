@@ -79,6 +79,20 @@ var _ = Describe("Exercise 3: codecs, YAML in and JSON out", harness.Exercise(3)
 		Expect(settings.TypeMeta).To(BeZero(), "EncodeJSON must not write apiVersion and kind into the object it was given")
 	})
 
+	It("never writes to the object it encodes, not even for a moment: it may be shared", func() {
+		spy, s := newSpyGadget("clock")
+		before := spy.Gadget.DeepCopy()
+		data, err := scheme.EncodeJSON(s, spy)
+		Expect(err).NotTo(HaveOccurred())
+		var got metav1.TypeMeta
+		Expect(json.Unmarshal(data, &got)).To(Succeed(), "EncodeJSON should write JSON, got %s", data)
+		Expect(got).To(Equal(metav1.TypeMeta{APIVersion: "lesson05.workshop.local/v1", Kind: "Gadget"}))
+		Expect(spy.kindWrites.Load()).To(BeZero(),
+			"EncodeJSON wrote apiVersion and kind into the object it was given, even if it put them back after: "+
+				"the versioning encoder writes into the object it encodes, so give it a deep copy")
+		Expect(&spy.Gadget).To(Equal(before), "EncodeJSON changed the object it was given")
+	})
+
 	It("encodes your own kind with its own group version", func() {
 		data, err := scheme.EncodeJSON(gadgetOnlyScheme(), newGadget("", "clock"))
 		Expect(err).NotTo(HaveOccurred())

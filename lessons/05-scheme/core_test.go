@@ -15,12 +15,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
 
 	scheme "workshop.local/lessons/05-scheme"
 	"workshop.local/lessons/internal/harness"
 )
 
-var _ = Describe("Exercise 1: a Scheme with only core/v1", harness.Exercise(1), func() {
+var _ = Describe("Exercise 1: a Scheme with only core/v1, and its defaults", harness.Exercise(1), func() {
 	var core *runtime.Scheme
 
 	BeforeEach(func() {
@@ -51,6 +52,31 @@ var _ = Describe("Exercise 1: a Scheme with only core/v1", harness.Exercise(1), 
 			Expect(scheme.KnownKinds(clientgoscheme.Scheme, gv)).To(ContainElements(servedKinds(ctx, gv)),
 				"client-go's scheme should know every kind the cluster serves in %s", gv)
 		}
+	}, SpecTimeout(harness.Timeout))
+
+	It("fills in a Pod's restartPolicy, grace period and imagePullPolicy as the API server does", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson05")
+		pod := unsetPod(ns)
+		local := pod.DeepCopy()
+		core.Default(local)
+		Expect(defaultsOf(local)).To(Equal(defaultsOf(defaultedByServer(ctx, pod))),
+			"Default should fill in what the API server fills in, in every container (a Pod with nothing set; Default on your Scheme calls defaultPod)")
+
+		untouched := pod.DeepCopy()
+		clientgoscheme.Scheme.Default(untouched)
+		Expect(untouched).To(Equal(pod), "client-go's scheme registers no defaulting function: only yours fills these in")
+	}, SpecTimeout(harness.Timeout))
+
+	It("keeps what a Pod sets, as the API server does: defaults fill only empty fields", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson05")
+		pod := unsetPod(ns)
+		pod.Spec.RestartPolicy = corev1.RestartPolicyNever
+		pod.Spec.TerminationGracePeriodSeconds = ptr.To[int64](0)
+		pod.Spec.Containers[0].ImagePullPolicy = corev1.PullNever
+		local := pod.DeepCopy()
+		core.Default(local)
+		Expect(defaultsOf(local)).To(Equal(defaultsOf(defaultedByServer(ctx, pod))),
+			"Default should keep the values a Pod sets (restartPolicy Never, a grace period of 0, imagePullPolicy Never) and fill in the rest")
 	}, SpecTimeout(harness.Timeout))
 
 	DescribeTable("finds the kind of a Go object by its type",
@@ -124,4 +150,46 @@ func kindOnTheWire(ctx SpecContext, path string) schema.GroupVersionKind {
 	var typeMeta metav1.TypeMeta
 	Expect(json.Unmarshal(raw, &typeMeta)).To(Succeed())
 	return schema.FromAPIVersionAndKind(typeMeta.APIVersion, typeMeta.Kind)
+}
+
+// podDefaults are the fields of a Pod that defaultPod fills in.
+type podDefaults struct {
+	RestartPolicy                 corev1.RestartPolicy
+	TerminationGracePeriodSeconds *int64
+	ImagePullPolicies             []corev1.PullPolicy
+}
+
+func defaultsOf(pod *corev1.Pod) podDefaults {
+	d := podDefaults{RestartPolicy: pod.Spec.RestartPolicy, TerminationGracePeriodSeconds: pod.Spec.TerminationGracePeriodSeconds}
+	for _, c := range pod.Spec.Containers {
+		d.ImagePullPolicies = append(d.ImagePullPolicies, c.ImagePullPolicy)
+	}
+	return d
+}
+
+// unsetPod is a Pod that leaves the defaulted fields empty, with images whose tags the
+// imagePullPolicy default depends on: none (latest), 1.36, and none behind a registry's port.
+func unsetPod(namespace string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "defaults"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{
+			{Name: "app", Image: "busybox"},
+			{Name: "pinned", Image: "busybox:1.36"},
+			{Name: "proxy", Image: "registry.local:5000/tools/proxy"},
+		}},
+	}
+}
+
+// defaultedByServer sends pod to the API server in a dry run (nothing is stored) and returns
+// the Pod as the server would have stored it, defaults filled in. A new namespace gets its
+// default ServiceAccount a moment after it is made, and Pods are refused until then.
+func defaultedByServer(ctx SpecContext, pod *corev1.Pod) *corev1.Pod {
+	GinkgoHelper()
+	var stored *corev1.Pod
+	Eventually(func() error {
+		var err error
+		stored, err = cluster.Clientset.CoreV1().Pods(pod.Namespace).Create(ctx, pod.DeepCopy(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return err
+	}).WithContext(ctx).Should(Succeed(), "the API server should accept the Pod in a dry run")
+	return stored
 }

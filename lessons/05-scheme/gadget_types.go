@@ -52,3 +52,28 @@ type GadgetList struct {
 
 	Items []Gadget `json:"items"`
 }
+
+// GadgetV1alpha1 is the Gadget as the group's first version, v1alpha1, wrote it: its parts were
+// one comma-separated string ("spring,gear"). v1 made them a list. Both versions describe the
+// same kind, so a Scheme that knows both can convert one into the other (exercise 2).
+//
+// Its Go type name is not "Gadget", so it must be registered under the kind Gadget by name
+// (Scheme.AddKnownTypeWithName): AddKnownTypes would call the kind "GadgetV1alpha1".
+//
+// +kubebuilder:object:root=true
+type GadgetV1alpha1 struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec GadgetV1alpha1Spec `json:"spec,omitempty"`
+}
+
+// GadgetV1alpha1Spec is what a v1alpha1 Gadget should be.
+//
+// +kubebuilder:object:generate=true
+type GadgetV1alpha1Spec struct {
+	Color string `json:"color,omitempty"`
+	// Parts is the list of parts joined with commas, "" for none.
+	Parts    string            `json:"parts,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+}

@@ -1,6 +1,8 @@
 package scheme_test
 
 import (
+	"sync/atomic"
+
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -17,6 +19,8 @@ var (
 	podKind    = coreV1.WithKind("Pod")
 	deployKind = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
 	gadgetKind = scheme.GroupVersion.WithKind("Gadget")
+
+	gadgetAlphaKind = scheme.GroupVersionV1alpha1.WithKind("Gadget")
 
 	configMaps = coreV1.WithResource("configmaps")
 	gadgets    = scheme.GroupVersion.WithResource("gadgets")
@@ -77,4 +81,41 @@ func newGadget(namespace, name string) *scheme.Gadget {
 			Settings: map[string]string{"speed": "fast"},
 		},
 	}
+}
+
+// spyGadget is a Gadget that counts the writes to its apiVersion and kind, to catch code that
+// writes into an object it was only given to read, even if it puts the old values back after:
+// on an object from an informer's cache, another goroutine may read it in between. Its deep
+// copies are not watched: writing to a copy of your own is fine.
+type spyGadget struct {
+	scheme.Gadget
+	kindWrites *atomic.Int32
+}
+
+// newSpyGadget returns a watched Gadget and the Scheme that knows it as lesson05.workshop.local/v1 Gadget.
+func newSpyGadget(name string) (*spyGadget, *runtime.Scheme) {
+	s := runtime.NewScheme()
+	s.AddKnownTypeWithName(gadgetKind, &spyGadget{})
+	return &spyGadget{Gadget: *newGadget("", name), kindWrites: new(atomic.Int32)}, s
+}
+
+func (g *spyGadget) GetObjectKind() schema.ObjectKind {
+	return spyKind{ObjectKind: &g.TypeMeta, writes: g.kindWrites}
+}
+
+func (g *spyGadget) DeepCopyObject() runtime.Object {
+	return &spyGadget{Gadget: *g.Gadget.DeepCopy()}
+}
+
+// spyKind counts SetGroupVersionKind calls, then passes them on.
+type spyKind struct {
+	schema.ObjectKind
+	writes *atomic.Int32
+}
+
+func (k spyKind) SetGroupVersionKind(gvk schema.GroupVersionKind) {
+	if k.writes != nil {
+		k.writes.Add(1)
+	}
+	k.ObjectKind.SetGroupVersionKind(gvk)
 }

@@ -5,39 +5,71 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Exercise 2: register your own kind, Gadget (gadget_types.go), in a group version of its own.
+// Exercise 2: register your own kind, Gadget (gadget_types.go), in two versions of its group,
+// with the functions that convert one version into the other.
 //
 // Every API package, built-in or custom, ends with the same few lines: its GroupVersion, a
 // SchemeBuilder that collects the functions adding its types, and AddToScheme, the one function
 // other code calls to teach a Scheme those types. k8s.io/api/core/v1 has them (register.go),
 // and so will every operator you write (kubebuilder puts them in groupversion_info.go).
+//
+// A kind can exist in several versions of its group. The Scheme then holds one Go type per
+// version and the conversion functions between them, and converts on request: Scheme.Convert,
+// Scheme.ConvertToVersion, and the codecs' decoders and encoders that target a version.
 
 // GroupVersion is the group and version of this lesson's own kinds.
 var GroupVersion = schema.GroupVersion{Group: "lesson05.workshop.local", Version: "v1"}
 
+// GroupVersionV1alpha1 is the group's older version, where a Gadget is a GadgetV1alpha1.
+var GroupVersionV1alpha1 = schema.GroupVersion{Group: GroupVersion.Group, Version: "v1alpha1"}
+
 var (
-	// SchemeBuilder collects the functions that add this group version's kinds to a Scheme.
-	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
+	// SchemeBuilder collects the functions that add this group's kinds to a Scheme.
+	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes, addConversionFuncs)
 	// AddToScheme adds them. This is the function you pass around: to a manager's Scheme,
 	// to a test's Scheme, to another SchemeBuilder.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
 
-// addKnownTypes registers Gadget and GadgetList under GroupVersion. The Scheme finds each kind's
-// name from its Go type name, so Gadget becomes lesson05.workshop.local/v1, Kind=Gadget.
+// addKnownTypes registers Gadget and GadgetList under GroupVersion, and GadgetV1alpha1 as the
+// kind Gadget under GroupVersionV1alpha1.
 func addKnownTypes(s *runtime.Scheme) error {
-	// TODO(exercise 2): register *Gadget and *GadgetList in GroupVersion (s.AddKnownTypes).
-	// Then register in the same group version the kinds every group shares, ListOptions,
-	// CreateOptions, WatchEvent and the rest: metav1.AddToGroupVersion does that. Clients
-	// need them to turn options into query parameters for your group version.
+	// TODO(exercise 2): register *Gadget and *GadgetList in GroupVersion (s.AddKnownTypes takes
+	// each kind's name from its Go type's name). Register *GadgetV1alpha1 as the kind Gadget in
+	// GroupVersionV1alpha1: its Go type's name is not the kind's, so give the kind in full
+	// (s.AddKnownTypeWithName). Then register in both group versions the kinds every group
+	// shares, ListOptions, CreateOptions, WatchEvent and the rest: metav1.AddToGroupVersion
+	// does that. Clients need them to turn options into query parameters for your group.
 	return errNotImplemented(2)
 }
 
-// NewGadgetScheme returns a Scheme that knows every built-in kind (client-go's scheme) and
+// addConversionFuncs registers the conversions between the two versions of a Gadget, one
+// function per direction: the Scheme looks them up by the pair of Go types.
+func addConversionFuncs(s *runtime.Scheme) error {
+	// TODO(exercise 2): s.AddConversionFunc((*GadgetV1alpha1)(nil), (*Gadget)(nil), fn) registers
+	// fn for one direction; fn gets the two objects as any (type-assert them) and a
+	// conversion.Scope it can ignore. Register both directions, calling the functions below.
+	return errNotImplemented(2)
+}
+
+// convertV1alpha1ToV1 fills out from in. Everything but the parts is the same in both versions:
+// v1alpha1's "spring,gear" is v1's ["spring", "gear"], and "" is no parts at all.
+// The Scheme sets apiVersion and kind on the result itself.
+func convertV1alpha1ToV1(in *GadgetV1alpha1, out *Gadget) {
+	// TODO(exercise 2): copy the metadata and the spec across, splitting the parts.
+}
+
+// convertV1ToV1alpha1 fills out from in: the way back, so that v1 -> v1alpha1 -> v1 loses nothing.
+func convertV1ToV1alpha1(in *Gadget, out *GadgetV1alpha1) {
+	// TODO(exercise 2): copy the metadata and the spec across, joining the parts with commas.
+}
+
+// NewGadgetScheme returns a new Scheme that knows every built-in kind (client-go's scheme) and
 // Gadgets: what an operator's main.go builds before it starts a manager.
 func NewGadgetScheme() (*runtime.Scheme, error) {
-	// TODO(exercise 2): make an empty Scheme, then add client-go's kinds (the AddToScheme of
-	// package k8s.io/client-go/kubernetes/scheme) and your own (AddToScheme above). A
-	// runtime.SchemeBuilder made of both functions adds them in one call.
+	// TODO(exercise 2): make a new, empty Scheme, then add client-go's kinds (the AddToScheme
+	// of package k8s.io/client-go/kubernetes/scheme) and your own (AddToScheme above). A
+	// runtime.SchemeBuilder made of both functions adds them in one call. Do not add yours to
+	// client-go's scheme.Scheme: it is shared by everything in the process.
 	return nil, errNotImplemented(2)
 }

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 
@@ -26,6 +27,31 @@ var _ = Describe("Exercise 4: typed and Unstructured", harness.Exercise(4), func
 		Expect(err).NotTo(HaveOccurred(), "numbers in an Unstructured are int64, as the converter writes them")
 		Expect(found).To(BeTrue())
 		Expect(replicas).To(BeEquivalentTo(3))
+		Expect(web.TypeMeta).To(BeZero(), "ToUnstructured must not write apiVersion and kind into the object it was given: set them on the Unstructured")
+	})
+
+	It("never writes to the typed object it converts, not even for a moment: it may be shared", func() {
+		spy, s := newSpyGadget("clock")
+		before := spy.Gadget.DeepCopy()
+		u, err := scheme.ToUnstructured(s, spy)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(u.GroupVersionKind()).To(Equal(gadgetKind))
+		Expect(spy.kindWrites.Load()).To(BeZero(),
+			"ToUnstructured wrote apiVersion and kind into the object it was given, even if it put them back after: set them on the Unstructured")
+		Expect(&spy.Gadget).To(Equal(before), "ToUnstructured changed the object it was given")
+	})
+
+	It("refuses to guess the kind of a Go type registered under several kinds, unless the object says which", func() {
+		// metav1.AddToGroupVersion registers DeleteOptions in every group version of client-go's scheme.
+		options := &metav1.DeleteOptions{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "DeleteOptions"}}
+		u, err := scheme.ToUnstructured(clientgoscheme.Scheme, options)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(u.GroupVersionKind()).To(Equal(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DeleteOptions"}),
+			"the object says it is apps/v1 DeleteOptions, one of the kinds its Go type has: keep that one")
+
+		_, err = scheme.ToUnstructured(clientgoscheme.Scheme, &metav1.DeleteOptions{})
+		Expect(err).To(HaveOccurred(), "a *metav1.DeleteOptions is DeleteOptions in every group version: ToUnstructured should not pick one (apiutil.GVKForObject refuses)")
+		Expect(err).NotTo(MatchError(ContainSubstring("not implemented")))
 	})
 
 	It("converts an Unstructured to the typed object of its kind", func() {
@@ -34,10 +60,12 @@ var _ = Describe("Exercise 4: typed and Unstructured", harness.Exercise(4), func
 			"metadata": map[string]any{"name": "settings"},
 			"data":     map[string]any{"color": "blue"},
 		}}
+		before := u.DeepCopy()
 		obj, err := scheme.FromUnstructured(clientgoscheme.Scheme, u)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(obj).To(BeAssignableToTypeOf(&corev1.ConfigMap{}), "an Unstructured v1 ConfigMap should become a *corev1.ConfigMap")
 		Expect(obj.(*corev1.ConfigMap).Data).To(Equal(map[string]string{"color": "blue"}))
+		Expect(u).To(Equal(before), "FromUnstructured must leave the Unstructured it was given as it was")
 	})
 
 	It("says a kind the Scheme does not know is not registered, both ways", func() {

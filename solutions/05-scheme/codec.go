@@ -34,7 +34,8 @@ func Decode(s *runtime.Scheme, data []byte) (runtime.Object, error) {
 
 // EncodeJSON writes obj as JSON with apiVersion and kind set, even when obj's own TypeMeta is
 // empty, as it is for objects a typed client returns. obj itself is left as it was: it may be
-// shared (an informer's cache hands the same object to everyone), so never write to it.
+// shared (an informer's cache hands the same object to everyone), so never write to it, not
+// even for a moment: another goroutine may be reading it at that moment.
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {
@@ -49,8 +50,11 @@ func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {
 		return nil, fmt.Errorf("the codec factory has no serializer for %s", runtime.ContentTypeJSON)
 	}
 	// The plain JSON serializer writes the struct as it is, empty TypeMeta included. The
-	// versioning encoder around it converts to the group version asked for and sets
-	// apiVersion and kind on the copy it writes.
+	// versioning encoder around it converts to the group version asked for (Scheme conversion,
+	// exercise 2) and sets apiVersion and kind. When obj is already in that version it does so by
+	// writing them into the very object it is given, restoring the old values once it has
+	// written the bytes. On a shared object (an informer's cache hands the same pointer to every
+	// reader) that is a data race, so it gets a deep copy, which is ours to write to.
 	encoder := codecs.EncoderForVersion(info.Serializer, gvks[0].GroupVersion())
-	return runtime.Encode(encoder, obj)
+	return runtime.Encode(encoder, obj.DeepCopyObject())
 }

@@ -13,12 +13,16 @@ import (
 // turns a typed object into that map and back, field by field, without going through JSON.
 //
 // The converter copies only what is in the struct. A typed object fresh from a typed client has
-// an empty TypeMeta, so its map has no apiVersion and no kind, and the API server rejects an
-// object that does not say what it is. The Scheme knows: controller-runtime's
-// apiutil.GVKForObject (package sigs.k8s.io/controller-runtime/pkg/client/apiutil) asks it, and
-// is what controller-runtime's client calls before every request.
+// an empty TypeMeta, so its map has no apiVersion and no kind. The API server would fill them in
+// from the URL for a built-in kind, but it refuses a custom resource without them, and
+// controller-runtime's client cannot even tell which resource to send a map that does not say
+// what it is. The Scheme knows: controller-runtime's apiutil.GVKForObject (package
+// sigs.k8s.io/controller-runtime/pkg/client/apiutil) asks it, and is what controller-runtime's
+// client calls before every request. Set the kind on the Unstructured, never on obj: obj may be
+// shared, as an object from an informer's cache is.
 
-// ToUnstructured converts a typed object to an Unstructured with apiVersion and kind set.
+// ToUnstructured converts a typed object to an Unstructured with apiVersion and kind set. obj
+// itself is left as it was, never written to, not even for a moment.
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func ToUnstructured(s *runtime.Scheme, obj runtime.Object) (*unstructured.Unstructured, error) {
@@ -37,7 +41,7 @@ func ToUnstructured(s *runtime.Scheme, obj runtime.Object) (*unstructured.Unstru
 }
 
 // FromUnstructured converts an Unstructured to the typed object of its kind: a *corev1.ConfigMap
-// for apiVersion v1, kind ConfigMap.
+// for apiVersion v1, kind ConfigMap. u is left as it was.
 //
 // A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func FromUnstructured(s *runtime.Scheme, u *unstructured.Unstructured) (runtime.Object, error) {

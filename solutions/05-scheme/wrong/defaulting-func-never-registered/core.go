@@ -1,0 +1,123 @@
+// Wrong (exercise 1): it writes defaultPod but never registers it in the Scheme, so Default does nothing to a Pod.
+// Scheme.Default looks the object's Go type up in the functions registered with
+// AddTypeDefaultingFunc; a function no Scheme knows is never called, and nothing says so: Default
+// on an unknown type silently does nothing.
+
+package scheme
+
+import (
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Exercise 1: a Scheme that knows only core/v1, the three questions every Scheme answers, and
+// the defaulting functions a Scheme can hold.
+//
+// A runtime.Scheme is two maps kept in step:
+//
+//	GVK -> Go type     v1/Pod  -> corev1.Pod      "make me an empty object of this kind"
+//	Go type -> GVK     corev1.Pod -> v1/Pod       "which kind is this object?"
+//
+// A Scheme starts empty (runtime.NewScheme). Each API package exports an AddToScheme function
+// that fills in its kinds: k8s.io/api/core/v1 adds Pods, ConfigMaps, Namespaces and the rest of
+// the core group. client-go's k8s.io/client-go/kubernetes/scheme package holds a Scheme with every
+// built-in group already added; the specs compare yours with it.
+//
+// Besides the two maps, a Scheme holds a defaulting function per Go type (AddTypeDefaultingFunc),
+// which Scheme.Default runs, and which the codecs run when they decode to a version. The API
+// server's Scheme holds one for Pods, which fills in restartPolicy, imagePullPolicy and the
+// rest when a request leaves them out. k8s.io/api registers none: client-go's scheme knows
+// every kind and defaults nothing.
+
+// NewCoreScheme returns a new Scheme that knows the kinds of core/v1, and nothing else, and
+// defaults Pods with defaultPod.
+func NewCoreScheme() (*runtime.Scheme, error) {
+	s := runtime.NewScheme()
+	// AddToScheme also registers the kinds every group version shares (ListOptions, WatchEvent...).
+	if err := corev1.AddToScheme(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// defaultPod fills in three of the fields the API server fills in when a Pod leaves them out,
+// with the same values: restartPolicy, terminationGracePeriodSeconds and, in each container,
+// imagePullPolicy. A field that is set keeps its value.
+func defaultPod(pod *corev1.Pod) {
+	if pod.Spec.RestartPolicy == "" {
+		pod.Spec.RestartPolicy = corev1.RestartPolicyAlways
+	}
+	// A pointer field is "not set" when nil: 0 is a value someone chose (kill at once).
+	if pod.Spec.TerminationGracePeriodSeconds == nil {
+		period := int64(corev1.DefaultTerminationGracePeriodSeconds)
+		pod.Spec.TerminationGracePeriodSeconds = &period
+	}
+	// Index into the slice: `for _, c := range` would default copies of the containers.
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		if c.ImagePullPolicy != "" {
+			continue
+		}
+		c.ImagePullPolicy = corev1.PullIfNotPresent
+		if imageTag(c.Image) == "latest" {
+			c.ImagePullPolicy = corev1.PullAlways
+		}
+	}
+}
+
+// KnownKinds lists, sorted, the kinds s knows in the group version gv: the keys of the first map,
+// for one group version. It is empty for a group version s has never heard of.
+func KnownKinds(s *runtime.Scheme, gv schema.GroupVersion) []string {
+	var kinds []string
+	for kind := range s.KnownTypes(gv) {
+		kinds = append(kinds, kind)
+	}
+	// Map order is random in Go; sorting makes the answer the same every time.
+	slices.Sort(kinds)
+	return kinds
+}
+
+// KindOf says which kind obj is, by its Go type: the second map. It works on objects whose
+// apiVersion and kind fields are empty, which is how typed clients return them.
+//
+// A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
+func KindOf(s *runtime.Scheme, obj runtime.Object) (schema.GroupVersionKind, error) {
+	// ObjectKinds looks up obj's Go type; it never reads obj's apiVersion and kind fields
+	// (except for Unstructured, which has no Go type of its own).
+	gvks, _, err := s.ObjectKinds(obj)
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	// A type registered in several group versions has several GVKs; the first is the one it
+	// was registered with first. controller-runtime's apiutil.GVKForObject (exercise 4) is
+	// stricter and refuses to guess.
+	return gvks[0], nil
+}
+
+// NewObject returns a new, empty object of the kind gvk: a *corev1.Pod for v1/Pod.
+//
+// A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
+func NewObject(s *runtime.Scheme, gvk schema.GroupVersionKind) (runtime.Object, error) {
+	// New is reflect.New of the registered type: a zero value, with an empty TypeMeta too.
+	return s.New(gvk)
+}
+
+// imageTag returns the tag the API server reads in an image reference: the tag written after
+// the name ("busybox:1.36" has 1.36), "latest" when the image names neither a tag nor a digest
+// ("busybox", "registry.local:5000/busybox"), and "" when it names only a digest. It needs no edits.
+func imageTag(image string) string {
+	name, _, hasDigest := strings.Cut(image, "@")
+	// A colon before the last slash belongs to a registry's port, not to a tag.
+	last := name[strings.LastIndex(name, "/")+1:]
+	if _, tag, ok := strings.Cut(last, ":"); ok {
+		return tag
+	}
+	if hasDigest {
+		return ""
+	}
+	return "latest"
+}

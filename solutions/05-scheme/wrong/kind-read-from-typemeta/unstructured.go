@@ -1,0 +1,59 @@
+// Wrong (exercise 4): it takes the kind from the object's own TypeMeta instead of asking the Scheme.
+// Typed clients and informers clear apiVersion and kind as they decode, so a typed object usually
+// has an empty TypeMeta, and the Unstructured comes out without a kind: the dynamic client and
+// every codec refuse it. Only the Scheme knows a typed object's kind for sure, by its Go type.
+
+package scheme
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Exercise 4: convert between typed objects and Unstructured, finding the kind through the Scheme.
+//
+// An Unstructured is an object as a map[string]any, the shape of its JSON: what the dynamic
+// client reads and writes, for any kind, with no Go type. runtime.DefaultUnstructuredConverter
+// turns a typed object into that map and back, field by field, without going through JSON.
+//
+// The converter copies only what is in the struct. A typed object fresh from a typed client has
+// an empty TypeMeta, so its map has no apiVersion and no kind. The API server would fill them in
+// from the URL for a built-in kind, but it refuses a custom resource without them, and
+// controller-runtime's client cannot even tell which resource to send a map that does not say
+// what it is. The Scheme knows: controller-runtime's apiutil.GVKForObject (package
+// sigs.k8s.io/controller-runtime/pkg/client/apiutil) asks it, and is what controller-runtime's
+// client calls before every request. Set the kind on the Unstructured, never on obj: obj may be
+// shared, as an object from an informer's cache is.
+
+// ToUnstructured converts a typed object to an Unstructured with apiVersion and kind set. obj
+// itself is left as it was, never written to, not even for a moment.
+//
+// A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
+func ToUnstructured(s *runtime.Scheme, obj runtime.Object) (*unstructured.Unstructured, error) {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	// The map is a deep copy: setting the kind on it leaves obj's TypeMeta untouched.
+	u := &unstructured.Unstructured{Object: content}
+	u.SetGroupVersionKind(gvk)
+	return u, nil
+}
+
+// FromUnstructured converts an Unstructured to the typed object of its kind: a *corev1.ConfigMap
+// for apiVersion v1, kind ConfigMap. u is left as it was.
+//
+// A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
+func FromUnstructured(s *runtime.Scheme, u *unstructured.Unstructured) (runtime.Object, error) {
+	// The Scheme's first map picks the Go type; the converter fills it. apiVersion and kind
+	// are in the map, so this typed object, unlike a typed client's, keeps its TypeMeta.
+	obj, err := s.New(u.GroupVersionKind())
+	if err != nil {
+		return nil, err
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.UnstructuredContent(), obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}

@@ -1,0 +1,62 @@
+// Wrong (exercise 4): it writes the kind into the caller's typed object so that the converter copies it into the map.
+// The Unstructured comes out right, but the typed object it was given now carries apiVersion and
+// kind it did not have. A typed object from an informer's cache is shared by every reader of that
+// cache: they all see the change, and race with the write. Set the kind on the Unstructured.
+
+package scheme
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// Exercise 4: convert between typed objects and Unstructured, finding the kind through the Scheme.
+//
+// An Unstructured is an object as a map[string]any, the shape of its JSON: what the dynamic
+// client reads and writes, for any kind, with no Go type. runtime.DefaultUnstructuredConverter
+// turns a typed object into that map and back, field by field, without going through JSON.
+//
+// The converter copies only what is in the struct. A typed object fresh from a typed client has
+// an empty TypeMeta, so its map has no apiVersion and no kind. The API server would fill them in
+// from the URL for a built-in kind, but it refuses a custom resource without them, and
+// controller-runtime's client cannot even tell which resource to send a map that does not say
+// what it is. The Scheme knows: controller-runtime's apiutil.GVKForObject (package
+// sigs.k8s.io/controller-runtime/pkg/client/apiutil) asks it, and is what controller-runtime's
+// client calls before every request. Set the kind on the Unstructured, never on obj: obj may be
+// shared, as an object from an informer's cache is.
+
+// ToUnstructured converts a typed object to an Unstructured with apiVersion and kind set. obj
+// itself is left as it was, never written to, not even for a moment.
+//
+// A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
+func ToUnstructured(s *runtime.Scheme, obj runtime.Object) (*unstructured.Unstructured, error) {
+	gvk, err := apiutil.GVKForObject(obj, s)
+	if err != nil {
+		return nil, err
+	}
+	// Let the converter copy the kind along with every other field.
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: content}, nil
+}
+
+// FromUnstructured converts an Unstructured to the typed object of its kind: a *corev1.ConfigMap
+// for apiVersion v1, kind ConfigMap. u is left as it was.
+//
+// A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
+func FromUnstructured(s *runtime.Scheme, u *unstructured.Unstructured) (runtime.Object, error) {
+	// The Scheme's first map picks the Go type; the converter fills it. apiVersion and kind
+	// are in the map, so this typed object, unlike a typed client's, keeps its TypeMeta.
+	obj, err := s.New(u.GroupVersionKind())
+	if err != nil {
+		return nil, err
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.UnstructuredContent(), obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
