@@ -14,9 +14,8 @@ import (
 // CRDs add kinds at run time. A good mapper asks discovery once, caches the answer, and can
 // be reset to ask again.
 func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
-	// TODO(exercise 3): make a discovery client for cfg, wrap it in an in-memory cache
-	// (package k8s.io/client-go/discovery/cached/memory), and build a deferred discovery
-	// mapper from package k8s.io/client-go/restmapper on top. Use the WithContext variants.
+	// TODO(exercise 3): read the cluster's discovery through cfg, keep it in an in-memory
+	// cache, and build a mapper on that cache which can be reset. Hints: README.md, "Exercise 3".
 	return nil, errNotImplemented(3)
 }
 
@@ -27,8 +26,8 @@ func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
 // cached answer does not know it. They also count requests: a kind the cache knows must be
 // answered without asking the server again.
 func MapKind(ctx context.Context, mapper meta.ResettableRESTMapperWithContext, gvk schema.GroupVersionKind) (schema.GroupVersionResource, meta.RESTScopeName, error) {
-	// TODO(exercise 3): ask the mapper for the RESTMapping of the kind's GroupKind at its
-	// version. If that is a "no match" (meta.IsNoMatchError), reset the mapper and ask once
-	// more. Return the mapping's Resource and the name of its Scope.
+	// TODO(exercise 3): ask the mapper for the kind at its version. If the mapper does not know
+	// it, its cache may be older than the kind: reset it and ask once more. Return the resource
+	// and the scope's name.
 	return schema.GroupVersionResource{}, "", errNotImplemented(3)
 }

@@ -38,6 +38,11 @@ var _ = Describe("Exercise 3: a RESTMapper from discovery", harness.Exercise(3),
 		Entry("ConfigMap", schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, configMaps, meta.RESTScopeNameNamespace),
 		Entry("Namespace, itself cluster-scoped", schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, namespaces, meta.RESTScopeNameRoot),
 		Entry("ClusterRole", schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}, clusterRoles, meta.RESTScopeNameRoot),
+		// autoscaling serves HorizontalPodAutoscaler at v2 (its preferred version) and at v1: the
+		// version asked for is the version mapped, not the group's favourite.
+		Entry("HorizontalPodAutoscaler at v1, not the group's preferred v2",
+			schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"},
+			schema.GroupVersionResource{Group: "autoscaling", Version: "v1", Resource: "horizontalpodautoscalers"}, meta.RESTScopeNameNamespace),
 	)
 
 	It("says a kind nobody serves is not known, with a no-match error", func(ctx SpecContext) {

@@ -14,7 +14,7 @@ import (
 // ParseGVK splits them into a schema.GroupVersionKind. It returns an error for an apiVersion
 // with more than one slash, an apiVersion without a version, or an empty kind.
 func ParseGVK(apiVersion, kind string) (schema.GroupVersionKind, error) {
-	// TODO(exercise 1): split apiVersion into group and version (schema.ParseGroupVersion knows
-	// both shapes), check the version and kind are not empty, and return the GroupVersionKind.
+	// TODO(exercise 1): split apiVersion into its group and version, reject what the comment
+	// above says to reject, and return the GroupVersionKind. Hints: README.md, "Exercise 1".
 	return schema.GroupVersionKind{}, errNotImplemented(1)
 }

@@ -14,7 +14,7 @@ import (
 //
 // namespace is "" for cluster-scoped resources; name is "" for the whole collection.
 func RESTPath(gvr schema.GroupVersionResource, namespace, name string) string {
-	// TODO(exercise 2): start from /api or /apis/<group>, add the version, then
-	// namespaces/<namespace> when there is one, the resource, and the name when there is one.
+	// TODO(exercise 2): build the path from the parts shown above, leaving out the parts that
+	// are empty. Hints: README.md, "Exercise 2".
 	panic(errNotImplemented(2))
 }

@@ -17,8 +17,7 @@ import (
 // ServedBy returns those resources; a subresource keeps its "parent/sub" name, and the group
 // and version are those of the list the resource was found in (apps/v1 for deployments/scale).
 func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, gvk schema.GroupVersionKind) ([]schema.GroupVersionResource, error) {
-	// TODO(exercise 4): walk every APIResourceList that
-	// dc.ServerGroupsAndResourcesWithContext(ctx) returns. A resource's Group and Version fields are empty when they equal the list's own; a
-	// subresource names the group and version of the kind it serves there.
+	// TODO(exercise 4): walk everything discovery lists, subresources included, and keep each
+	// resource whose kind (group, version and kind) is gvk. Hints: README.md, "Exercise 4".
 	return nil, errNotImplemented(4)
 }

@@ -37,6 +37,18 @@ var _ = Describe("Exercise 4: every resource serving a kind", harness.Exercise(4
 		Expect(served).NotTo(ContainElement(HaveField("Resource", "pods/eviction")), "pods/eviction serves policy/v1 Eviction, not Pod")
 	}, SpecTimeout(harness.Timeout))
 
+	It("tells apart two kinds of the same name in different groups", func(ctx SpecContext) {
+		// core v1 Event and events.k8s.io/v1 Event are two kinds, served by two resources.
+		coreEvents := schema.GroupVersionResource{Version: "v1", Resource: "events"}
+		newEvents := schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
+		served, err := gvkgvr.ServedBy(ctx, cluster.Clientset.Discovery(), schema.GroupVersionKind{Version: "v1", Kind: "Event"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(served).To(ConsistOf(coreEvents), "core v1 Event is served by v1 events only; events.k8s.io/v1 Event is another kind")
+		served, err = gvkgvr.ServedBy(ctx, cluster.Clientset.Discovery(), schema.GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(served).To(ConsistOf(newEvents), "events.k8s.io/v1 Event is served by events.k8s.io/v1 events only")
+	}, SpecTimeout(harness.Timeout))
+
 	It("finds nothing, and no error, for a kind no resource serves", func(ctx SpecContext) {
 		served, err := gvkgvr.ServedBy(ctx, cluster.Clientset.Discovery(), schema.GroupVersionKind{Group: "nowhere.workshop.local", Version: "v1", Kind: "Nothing"})
 		Expect(err).NotTo(HaveOccurred())

@@ -23,17 +23,16 @@ import (
 // template, or the server rejects it. Label both with app=<name>. Return what the server
 // returned: unlike your input, it has a UID, a resourceVersion and defaults filled in.
 func CreateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name, image string, replicas int32) (*appsv1.Deployment, error) {
-	// TODO(exercise 2): build an *appsv1.Deployment (ObjectMeta with the name; Spec with
-	// Replicas, a Selector matching app=<name>, and a Template whose labels are app=<name> and
-	// whose Pod spec has one container running image), then
-	// cs.AppsV1().Deployments(namespace).Create(ctx, deployment, metav1.CreateOptions{}).
+	// TODO(exercise 2): build the Deployment (name, replicas, a selector and a Pod template that
+	// agree on app=<name>, one container running image) and create it through cs.
+	// Hints: README.md, "Exercise 2".
 	return nil, errNotImplemented(2)
 }
 
 // Exercise 2b: get a Deployment. When it does not exist, return the server's NotFound error
 // as it is, so that callers can test it with apierrors.IsNotFound.
 func GetDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string) (*appsv1.Deployment, error) {
-	// TODO(exercise 2): cs.AppsV1().Deployments(namespace).Get with metav1.GetOptions{}.
+	// TODO(exercise 2): get it through cs.
 	return nil, errNotImplemented(2)
 }
 
@@ -47,9 +46,8 @@ func GetDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name
 // The specs make a competing change the first time your mutate is called, so a single
 // get-mutate-update fails. Return the updated Deployment as the server returned it.
 func UpdateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string, mutate func(*appsv1.Deployment)) (*appsv1.Deployment, error) {
-	// TODO(exercise 2): inside retry.RetryOnConflict(retry.DefaultRetry, func() error {...})
-	// (package k8s.io/client-go/util/retry): Get the Deployment, call mutate on it, Update it.
-	// Keep the result for the return value; return any other error as it is.
+	// TODO(exercise 2): get, mutate and update; on a Conflict, and only then, start again from
+	// a fresh get. Return any other error as it is.
 	return nil, errNotImplemented(2)
 }
 
@@ -57,11 +55,11 @@ func UpdateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, n
 //
 // Deleting an owner lets the garbage collector delete what it owns; the propagation policy
 // says how: Background (delete the owner now, the children soon after), Foreground (the
-// children first, the owner last) or Orphan (keep the children). Say which you want rather
-// than rely on the server's default. A Deployment that is already gone is not an error: the
+// children first, the owner last) or Orphan (keep the children). Ask for Background: say it
+// rather than rely on the server's default, which depends on the resource. A Deployment that is already gone is not an error: the
 // caller wanted it gone, and it is.
 func DeleteDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string) error {
-	// TODO(exercise 2): Delete with metav1.DeleteOptions{PropagationPolicy: ...} (ptr.To from
-	// k8s.io/utils/ptr makes the pointer), and treat a NotFound error as success.
+	// TODO(exercise 2): delete it asking for Background propagation, and treat "not found" as
+	// success.
 	return errNotImplemented(2)
 }

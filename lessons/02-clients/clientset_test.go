@@ -1,8 +1,14 @@
 package clients_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"maps"
+	"net/http"
+	"slices"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -11,6 +17,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 
@@ -103,11 +112,25 @@ var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
 			Expect(lastSeen).To(HaveKey(competitorAnnotation), "the last mutate should see the competing change: Get again inside the retry")
 		}, SpecTimeout(harness.Timeout))
 
-		It("returns other errors as they are, without calling mutate", func(ctx SpecContext) {
+		It("returns other errors as they are, without calling mutate or trying again", func(ctx SpecContext) {
+			var requests harness.RequestLog
+			cs := kubernetes.NewForConfigOrDie(requests.Watching(cluster.Config))
 			calls := 0
-			_, err := clients.UpdateDeployment(ctx, cluster.Clientset, ns, "nothing", func(*appsv1.Deployment) { calls++ })
+			_, err := clients.UpdateDeployment(ctx, cs, ns, "nothing", func(*appsv1.Deployment) { calls++ })
 			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "want the server's error, for which apierrors.IsNotFound is true; got %v", err)
 			Expect(calls).To(BeZero(), "there is nothing to mutate when the Get fails")
+			Expect(requests.Sent()).To(HaveLen(1), "a NotFound will not go away by asking again: retry on a Conflict only")
+		}, SpecTimeout(harness.Timeout))
+
+		It("returns an update the server refuses as invalid at once, without trying again", func(ctx SpecContext) {
+			createDeployment(ctx, ns, "web")
+			calls := 0
+			_, err := clients.UpdateDeployment(ctx, cluster.Clientset, ns, "web", func(d *appsv1.Deployment) {
+				calls++
+				d.Spec.Replicas = ptr.To[int32](-1)
+			})
+			Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want the server's error, for which apierrors.IsInvalid is true; got %v", err)
+			Expect(calls).To(Equal(1), "an invalid object stays invalid however often it is sent: retry on a Conflict only")
 		}, SpecTimeout(harness.Timeout))
 	})
 
@@ -117,7 +140,10 @@ var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
 			Eventually(ownedReplicaSets).WithContext(ctx).WithArguments(ns, existing.UID).ShouldNot(BeEmpty(),
 				"the Deployment controller did not create a ReplicaSet for the spec's Deployment")
 
-			Expect(clients.DeleteDeployment(ctx, cluster.Clientset, ns, "web")).To(Succeed())
+			cfg, policies := recordingDeletePolicies(cluster.Config)
+			Expect(clients.DeleteDeployment(ctx, kubernetes.NewForConfigOrDie(cfg), ns, "web")).To(Succeed())
+			Expect(policies()).To(ConsistOf(HaveValue(Equal(metav1.DeletePropagationBackground))),
+				"send one DELETE whose DeleteOptions ask for Background propagation, rather than rely on the server's default")
 			Eventually(func() error {
 				_, err := cluster.Clientset.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 				return err
@@ -177,6 +203,61 @@ func competeWith(ctx context.Context, ns, name string) error {
 		_, err = deployments.Update(ctx, d, metav1.UpdateOptions{})
 		return err
 	})
+}
+
+// recordingDeletePolicies returns a copy of cfg that records the propagation policy of every
+// DELETE request sent through it (nil when the request asks for none), and a function that
+// returns the policies recorded so far.
+func recordingDeletePolicies(cfg *rest.Config) (*rest.Config, func() []*metav1.DeletionPropagation) {
+	var (
+		mu       sync.Mutex
+		policies []*metav1.DeletionPropagation
+	)
+	recording := rest.CopyConfig(cfg)
+	recording.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if r.Method == http.MethodDelete {
+				policy, err := deletePolicyOf(r)
+				if err != nil {
+					return nil, err
+				}
+				mu.Lock()
+				policies = append(policies, policy)
+				mu.Unlock()
+			}
+			return rt.RoundTrip(r)
+		})
+	})
+	return recording, func() []*metav1.DeletionPropagation {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(policies)
+	}
+}
+
+// deletePolicyOf reads the DeleteOptions in a DELETE request's body (JSON or protobuf, as the
+// client chose) and puts the body back for the transport.
+func deletePolicyOf(r *http.Request) (*metav1.DeletionPropagation, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if len(body) == 0 {
+		return nil, nil
+	}
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(body, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the spec could not read the DELETE request's body: %w", err)
+	}
+	options, ok := obj.(*metav1.DeleteOptions)
+	if !ok {
+		return nil, fmt.Errorf("the DELETE request's body is a %T, not DeleteOptions", obj)
+	}
+	return options.PropagationPolicy, nil
 }
 
 // ownedReplicaSets lists the ReplicaSets of ns whose owner has the given UID.

@@ -37,9 +37,8 @@ var ErrGroupNotServed = errors.New("the server does not serve this API group")
 // returns the lists it has together with an error for which discovery.IsGroupDiscoveryFailedError
 // is true. kubectl prints a warning and goes on; so should you.
 func APIResources(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext) ([]APIResource, error) {
-	// TODO(exercise 4): dc.ServerPreferredResourcesWithContext(ctx) gives one APIResourceList
-	// per group version, with the preferred version of each resource and no subresources. Turn
-	// each metav1.APIResource into an APIResource; the APIVersion is the list's GroupVersion.
+	// TODO(exercise 4): ask dc for the resources at their preferred versions, tolerate a partial
+	// failure, and turn each into an APIResource. Hints: README.md, "Exercise 4".
 	return nil, errNotImplemented(4)
 }
 
@@ -48,8 +47,8 @@ func APIResources(ctx context.Context, dc discovery.DiscoveryInterfaceWithContex
 // use should use this one. For a group the server does not serve, return an error wrapping
 // ErrGroupNotServed (fmt.Errorf with %w), so that errors.Is(err, ErrGroupNotServed) is true.
 func PreferredVersion(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, group string) (string, error) {
-	// TODO(exercise 4): dc.ServerGroupsWithContext(ctx) lists every group, the core group
-	// (named "") included; find the group by Name and return its PreferredVersion.Version.
+	// TODO(exercise 4): find the group among those dc lists (the core group is named "") and
+	// return its preferred version.
 	return "", errNotImplemented(4)
 }
 
@@ -63,8 +62,7 @@ func PreferredVersion(ctx context.Context, dc discovery.DiscoveryInterfaceWithCo
 // The specs count the requests sent through cfg: a second lookup, by this client or by a new
 // client on the same cacheDir (kubectl's next run), must send none.
 func NewCachedDiscovery(cfg *rest.Config, cacheDir string) (discovery.CachedDiscoveryInterfaceWithContext, error) {
-	// TODO(exercise 4): disk.NewCachedDiscoveryClientForConfig (package
-	// k8s.io/client-go/discovery/cached/disk) with cfg, the two directories under cacheDir
-	// (filepath.Join), and a time to live of a few hours (kubectl uses 6h).
+	// TODO(exercise 4): build a discovery client for cfg that caches on disk under cacheDir, as
+	// described above, for a few hours.
 	return nil, errNotImplemented(4)
 }

@@ -3,6 +3,9 @@ package clients_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -32,6 +35,30 @@ var _ = Describe("Exercise 4: the discovery client", harness.Exercise(4), func()
 			}
 		}, SpecTimeout(harness.Timeout))
 	})
+
+	It("goes on when one group version fails, as kubectl does, and lists the others", func(ctx SpecContext) {
+		// One group version answers 503, like an aggregated API whose server is down. Classic
+		// discovery (one request per group version) lets it fail on its own.
+		broken := "/apis/events.k8s.io/v1"
+		cfg := rest.CopyConfig(cluster.Config)
+		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+			return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == broken {
+					return serviceUnavailable(r), nil
+				}
+				return rt.RoundTrip(r)
+			})
+		})
+		dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		dc.UseLegacyDiscovery = true
+
+		resources, err := clients.APIResources(ctx, dc)
+		Expect(err).NotTo(HaveOccurred(), "one broken group version must not hide the others: tolerate an error for which discovery.IsGroupDiscoveryFailedError is true")
+		Expect(resources).To(ContainElement(clients.APIResource{Name: "deployments", ShortNames: []string{"deploy"}, APIVersion: "apps/v1", Namespaced: true, Kind: "Deployment"}),
+			"the groups that answered should still be listed")
+		Expect(linesOf(resources, schema.GroupResource{Group: "events.k8s.io", Resource: "events"})).To(BeEmpty(), "%s failed, so nothing of it can be listed", broken)
+	}, SpecTimeout(harness.Timeout))
 
 	Describe("PreferredVersion", func() {
 		DescribeTable("names the version the server prefers for a group",
@@ -82,6 +109,17 @@ var _ = Describe("Exercise 4: the discovery client", harness.Exercise(4), func()
 		}, SpecTimeout(harness.Timeout))
 	})
 })
+
+// serviceUnavailable is the answer of an API server that cannot reach the backend of a group.
+func serviceUnavailable(r *http.Request) *http.Response {
+	status := `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"ServiceUnavailable","code":503,"message":"the backend of this API is down (the spec says so)"}`
+	return &http.Response{
+		StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  http.Header{"Content-Type": {"application/json"}},
+		Body:    io.NopCloser(strings.NewReader(status)),
+		Request: r,
+	}
+}
 
 // linesOf returns the lines that list the resource gr, whatever their version.
 func linesOf(resources []clients.APIResource, gr schema.GroupResource) []clients.APIResource {

@@ -34,9 +34,8 @@ var widgets = schema.GroupVersionResource{Group: "lesson02.workshop.local", Vers
 // int. Return the created Widget, or the server's error as it is (a size of 0 breaks the
 // CRD's validation: callers test that with apierrors.IsInvalid).
 func CreateWidget(ctx context.Context, dc dynamic.Interface, namespace, name string, size int64) (*unstructured.Unstructured, error) {
-	// TODO(exercise 3): build &unstructured.Unstructured{}, SetAPIVersion, SetKind ("Widget"),
-	// SetName, SetNamespace, unstructured.SetNestedField(u.Object, size, "spec", "size"), then
-	// dc.Resource(widgets).Namespace(namespace).Create(ctx, u, metav1.CreateOptions{}).
+	// TODO(exercise 3): build the Widget as an Unstructured and create it at the widgets GVR.
+	// Hints: README.md, "Exercise 3".
 	return nil, errNotImplemented(3)
 }
 
@@ -46,9 +45,8 @@ func CreateWidget(ctx context.Context, dc dynamic.Interface, namespace, name str
 // is (a missing Widget gives NotFound), and an error of your own that mentions spec.size when
 // the Widget has none.
 func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name string) (int64, error) {
-	// TODO(exercise 3): dc.Resource(widgets).Namespace(namespace).Get(ctx, name,
-	// metav1.GetOptions{}), then unstructured.NestedInt64(u.Object, "spec", "size"); its second
-	// result says whether the field was there at all.
+	// TODO(exercise 3): get the Widget and read spec.size out of its map, telling a missing
+	// field from a zero.
 	return 0, errNotImplemented(3)
 }
 
@@ -62,8 +60,7 @@ func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name strin
 // a built-in kind from the URL, but not for a custom resource (3a), and code that handles
 // Unstructured objects reads them. Do not modify cm.
 func CreateConfigMap(ctx context.Context, dc dynamic.Interface, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// TODO(exercise 3): ToUnstructured(cm) into &unstructured.Unstructured{Object: ...}, set the
-	// apiVersion and kind, Create it in cm's namespace at the GVR of configmaps (core group, v1),
-	// and convert the server's answer back with FromUnstructured into a new *corev1.ConfigMap.
+	// TODO(exercise 3): convert cm to an Unstructured, set its apiVersion and kind, create it in
+	// cm's namespace at the configmaps GVR, and convert the server's answer back.
 	return nil, errNotImplemented(3)
 }

@@ -21,10 +21,8 @@ import (
 //
 // cfg belongs to the caller: work on a copy and leave cfg as you found it.
 func NewCoreV1RESTClient(cfg *rest.Config) (*rest.RESTClient, error) {
-	// TODO(exercise 1): copy cfg (rest.CopyConfig), set APIPath to "/api", GroupVersion to
-	// &corev1.SchemeGroupVersion and NegotiatedSerializer to scheme.Codecs.WithoutConversion()
-	// (package k8s.io/client-go/kubernetes/scheme), a UserAgent if it has none
-	// (rest.DefaultKubernetesUserAgent), then build the client with rest.RESTClientFor.
+	// TODO(exercise 1): on a copy of cfg, set the four things above for the core group's v1,
+	// then build the client. Hints: README.md, "Exercise 1".
 	return nil, errNotImplemented(1)
 }
 
@@ -32,17 +30,16 @@ func NewCoreV1RESTClient(cfg *rest.Config) (*rest.RESTClient, error) {
 //
 // A request is built step by step, each step adding a part of the URL:
 //
-//	rc.Get()                                   GET /api/v1   (the client's APIPath and GroupVersion)
-//	  .Namespace(namespace)                        /namespaces/<namespace>
-//	  .Resource("pods")                            /pods
-//	  .VersionedParams(&metav1.ListOptions{...})   ?labelSelector=app%3Dweb
+//	GET /api/v1                   the client's APIPath and GroupVersion
+//	    /namespaces/<namespace>   the namespace
+//	    /pods                     the resource
+//	    ?labelSelector=app%3Dweb  the list options, as query parameters
 //
 // The selector must go to the server as the labelSelector query parameter: the server does
 // the filtering, so only matching Pods travel over the wire. Decode the answer into a typed
 // PodList, and return the server's error as it is when there is one.
 func ListPods(ctx context.Context, rc rest.Interface, namespace, selector string) (*corev1.PodList, error) {
-	// TODO(exercise 1): rc.Get(), then Namespace, Resource("pods"), and VersionedParams with a
-	// metav1.ListOptions holding the selector and scheme.ParameterCodec; then Do(ctx) and Into
-	// a *corev1.PodList.
+	// TODO(exercise 1): build the GET above with rc, send it, and decode the answer into a
+	// *corev1.PodList. Hints: README.md, "Exercise 1".
 	return nil, errNotImplemented(1)
 }

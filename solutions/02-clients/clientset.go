@@ -82,8 +82,8 @@ func UpdateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, n
 //
 // Deleting an owner lets the garbage collector delete what it owns; the propagation policy
 // says how: Background (delete the owner now, the children soon after), Foreground (the
-// children first, the owner last) or Orphan (keep the children). Say which you want rather
-// than rely on the server's default. A Deployment that is already gone is not an error: the
+// children first, the owner last) or Orphan (keep the children). Ask for Background: say it
+// rather than rely on the server's default, which depends on the resource. A Deployment that is already gone is not an error: the
 // caller wanted it gone, and it is.
 func DeleteDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string) error {
 	err := cs.AppsV1().Deployments(namespace).Delete(ctx, name, metav1.DeleteOptions{

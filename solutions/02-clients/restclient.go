@@ -38,10 +38,10 @@ func NewCoreV1RESTClient(cfg *rest.Config) (*rest.RESTClient, error) {
 //
 // A request is built step by step, each step adding a part of the URL:
 //
-//	rc.Get()                                   GET /api/v1   (the client's APIPath and GroupVersion)
-//	  .Namespace(namespace)                        /namespaces/<namespace>
-//	  .Resource("pods")                            /pods
-//	  .VersionedParams(&metav1.ListOptions{...})   ?labelSelector=app%3Dweb
+//	GET /api/v1                   the client's APIPath and GroupVersion
+//	    /namespaces/<namespace>   the namespace
+//	    /pods                     the resource
+//	    ?labelSelector=app%3Dweb  the list options, as query parameters
 //
 // The selector must go to the server as the labelSelector query parameter: the server does
 // the filtering, so only matching Pods travel over the wire. Decode the answer into a typed

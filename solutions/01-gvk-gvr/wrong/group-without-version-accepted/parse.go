@@ -1,0 +1,32 @@
+// Wrong (exercise 1): it trusts schema.ParseGroupVersion alone, which accepts "apps/" with an empty version.
+// ParseGroupVersion splits "apps/" into group "apps" and version "" without complaint. An
+// empty version is no version: the GVK cannot be mapped to a resource or a REST path.
+
+package gvkgvr
+
+import (
+	"errors"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Exercise 1: parse an object's apiVersion and kind into a GroupVersionKind.
+//
+// Every object sent to or from the API server says what it is with two fields:
+//
+//	apiVersion: apps/v1      <- "group/version"; the core group has no name, so just "v1"
+//	kind: Deployment
+//
+// ParseGVK splits them into a schema.GroupVersionKind.
+func ParseGVK(apiVersion, kind string) (schema.GroupVersionKind, error) {
+	// schema.ParseGroupVersion knows the two shapes ("v1" and "group/version") and rejects
+	// anything with more than one slash.
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	if kind == "" {
+		return schema.GroupVersionKind{}, errors.New("kind is empty")
+	}
+	return gv.WithKind(kind), nil
+}

@@ -1,0 +1,52 @@
+// Wrong (exercise 4): it takes every resource's kind to be in the list's group version, ignoring the group and version a subresource names.
+// deployments/scale is listed in apps/v1 but serves autoscaling/v1 Scale: the resource says so
+// in its own Group and Version fields. Read as apps/v1 Scale, no scale subresource is found,
+// and pods/eviction is taken for a v1 Eviction.
+
+package gvkgvr
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+)
+
+// Exercise 4: find every resource in the cluster that serves a given kind.
+//
+// A kind is a type of object; a resource is a URL that serves it. Most kinds have one resource,
+// but some are served by many: autoscaling/v1 Scale is what the scale subresource of
+// deployments, replicasets, statefulsets and replicationcontrollers (and of any CRD with a
+// scale subresource) reads and writes. Subresources appear in discovery as "deployments/scale".
+//
+// ServedBy returns those resources; a subresource keeps its "parent/sub" name.
+func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, gvk schema.GroupVersionKind) ([]schema.GroupVersionResource, error) {
+	// A group that fails discovery (for example a broken aggregated API) still leaves the rest.
+	_, lists, err := dc.ServerGroupsAndResourcesWithContext(ctx)
+	if err != nil && len(lists) == 0 {
+		return nil, err
+	}
+	var served []schema.GroupVersionResource
+	for _, list := range lists {
+		listGV, err := schema.ParseGroupVersion(list.GroupVersion)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range list.APIResources {
+			if listGV.WithKind(r.Kind) == gvk {
+				served = append(served, listGV.WithResource(r.Name))
+			}
+		}
+	}
+	return served, nil
+}
+
+// kindOf is the kind a resource serves. Its Group and Version are usually empty, meaning "the
+// list's own"; a subresource such as deployments/scale names another group and version there.
+func kindOf(listGV schema.GroupVersion, group, version, kind string) schema.GroupVersionKind {
+	gvk := listGV.WithKind(kind)
+	if version != "" {
+		gvk.Group, gvk.Version = group, version
+	}
+	return gvk
+}

@@ -1,0 +1,49 @@
+// Wrong (exercise 3): it asks for the kind's GroupKind without its version, so it gets the group's preferred version.
+// RESTMapping with no versions answers with the preferred version of the group. For a kind
+// served at several versions (autoscaling/v1 and v2 HorizontalPodAutoscaler, a CRD's v1beta1 and
+// v1) the caller asked for one version and is sent to another, whose fields differ.
+
+package gvkgvr
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+)
+
+// Exercise 3a: a RESTMapper built from the cluster's discovery information.
+//
+// Only the server knows which resource serves a kind and whether it is namespaced, because
+// CRDs add kinds at run time. A good mapper asks discovery once, caches the answer, and can
+// be reset to ask again.
+func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// The deferred mapper reads discovery on first use, through the in-memory cache, and keeps
+	// the answer until it is reset.
+	return restmapper.NewDeferredDiscoveryRESTMapperWithContext(memory.NewMemCacheClientWithContext(dc)), nil
+}
+
+// Exercise 3b: map a kind to the resource that serves it, and to its scope.
+//
+// A kind the cached discovery has not seen may have been added since (a CRD installed after
+// the mapper's first lookup), so on a "no match" we reset the cache and ask once more. A kind
+// that is still unknown after that really is unknown.
+func MapKind(ctx context.Context, mapper meta.ResettableRESTMapperWithContext, gvk schema.GroupVersionKind) (schema.GroupVersionResource, meta.RESTScopeName, error) {
+	mapping, err := mapper.RESTMappingWithContext(ctx, gvk.GroupKind())
+	if meta.IsNoMatchError(err) {
+		mapper.ResetWithContext(ctx)
+		mapping, err = mapper.RESTMappingWithContext(ctx, gvk.GroupKind())
+	}
+	if err != nil {
+		return schema.GroupVersionResource{}, "", err
+	}
+	return mapping.Resource, mapping.Scope.Name(), nil
+}

@@ -1,0 +1,56 @@
+// Wrong (exercise 4): it skips every name with a slash, taking subresources for something other than resources.
+// Subresources are resources of their own in discovery, and they are exactly where one kind is
+// served by many URLs: the scale subresources all serve autoscaling/v1 Scale, and pods/status
+// serves Pod.
+
+package gvkgvr
+
+import (
+	"context"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+)
+
+// Exercise 4: find every resource in the cluster that serves a given kind.
+//
+// A kind is a type of object; a resource is a URL that serves it. Most kinds have one resource,
+// but some are served by many: autoscaling/v1 Scale is what the scale subresource of
+// deployments, replicasets, statefulsets and replicationcontrollers (and of any CRD with a
+// scale subresource) reads and writes. Subresources appear in discovery as "deployments/scale".
+//
+// ServedBy returns those resources; a subresource keeps its "parent/sub" name.
+func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, gvk schema.GroupVersionKind) ([]schema.GroupVersionResource, error) {
+	// A group that fails discovery (for example a broken aggregated API) still leaves the rest.
+	_, lists, err := dc.ServerGroupsAndResourcesWithContext(ctx)
+	if err != nil && len(lists) == 0 {
+		return nil, err
+	}
+	var served []schema.GroupVersionResource
+	for _, list := range lists {
+		listGV, err := schema.ParseGroupVersion(list.GroupVersion)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range list.APIResources {
+			if strings.Contains(r.Name, "/") {
+				continue // a subresource, not a resource
+			}
+			if kindOf(listGV, r.Group, r.Version, r.Kind) == gvk {
+				served = append(served, listGV.WithResource(r.Name))
+			}
+		}
+	}
+	return served, nil
+}
+
+// kindOf is the kind a resource serves. Its Group and Version are usually empty, meaning "the
+// list's own"; a subresource such as deployments/scale names another group and version there.
+func kindOf(listGV schema.GroupVersion, group, version, kind string) schema.GroupVersionKind {
+	gvk := listGV.WithKind(kind)
+	if version != "" {
+		gvk.Group, gvk.Version = group, version
+	}
+	return gvk
+}

@@ -1,0 +1,52 @@
+// Wrong (exercise 4): it returns a subresource under the group and version of the kind it serves, not of the list it is in.
+// The kind's group version says what the body is; the list's group version says where the URL
+// is. deployments/scale lives at /apis/apps/v1/.../deployments/web/scale: there is no
+// /apis/autoscaling/v1/.../deployments.
+
+package gvkgvr
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+)
+
+// Exercise 4: find every resource in the cluster that serves a given kind.
+//
+// A kind is a type of object; a resource is a URL that serves it. Most kinds have one resource,
+// but some are served by many: autoscaling/v1 Scale is what the scale subresource of
+// deployments, replicasets, statefulsets and replicationcontrollers (and of any CRD with a
+// scale subresource) reads and writes. Subresources appear in discovery as "deployments/scale".
+//
+// ServedBy returns those resources; a subresource keeps its "parent/sub" name.
+func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, gvk schema.GroupVersionKind) ([]schema.GroupVersionResource, error) {
+	// A group that fails discovery (for example a broken aggregated API) still leaves the rest.
+	_, lists, err := dc.ServerGroupsAndResourcesWithContext(ctx)
+	if err != nil && len(lists) == 0 {
+		return nil, err
+	}
+	var served []schema.GroupVersionResource
+	for _, list := range lists {
+		listGV, err := schema.ParseGroupVersion(list.GroupVersion)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range list.APIResources {
+			if kind := kindOf(listGV, r.Group, r.Version, r.Kind); kind == gvk {
+				served = append(served, kind.GroupVersion().WithResource(r.Name))
+			}
+		}
+	}
+	return served, nil
+}
+
+// kindOf is the kind a resource serves. Its Group and Version are usually empty, meaning "the
+// list's own"; a subresource such as deployments/scale names another group and version there.
+func kindOf(listGV schema.GroupVersion, group, version, kind string) schema.GroupVersionKind {
+	gvk := listGV.WithKind(kind)
+	if version != "" {
+		gvk.Group, gvk.Version = group, version
+	}
+	return gvk
+}

@@ -1,0 +1,102 @@
+// Wrong (exercise 4): it caches discovery in memory, so a new client starts empty and asks the server again.
+// A memory cache lives and dies with its client: right for a controller that runs for days,
+// useless for kubectl, which is a new process for every command. The disk cache is what
+// makes kubectl's next run start warm.
+
+package clients
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/rest"
+)
+
+// Exercise 4: ask the server what it serves, and remember the answer.
+//
+// The discovery client reads /api and /apis: every group, its versions, the version the
+// server prefers, and each group version's resources with their kind, scope, short names and
+// verbs. `kubectl api-resources` prints it; RESTMappers and the dynamic tools are built on it.
+
+// APIResource is one line of `kubectl api-resources`:
+//
+//	NAME          SHORTNAMES   APIVERSION   NAMESPACED   KIND
+//	deployments   deploy       apps/v1      true         Deployment
+type APIResource struct {
+	Name       string
+	ShortNames []string
+	APIVersion string // group/version, or just the version for the core group
+	Namespaced bool
+	Kind       string
+}
+
+// ErrGroupNotServed is the error PreferredVersion wraps when the server has no such group.
+var ErrGroupNotServed = errors.New("the server does not serve this API group")
+
+// Exercise 4a: list every resource the server serves, once each, at its group's preferred
+// version, as `kubectl api-resources` does. Subresources (pods/log, deployments/scale) are not
+// resources of their own here.
+//
+// A server whose aggregated APIs are down still answers for every other group: discovery then
+// returns the lists it has together with an error for which discovery.IsGroupDiscoveryFailedError
+// is true. kubectl prints a warning and goes on; so should you.
+func APIResources(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext) ([]APIResource, error) {
+	lists, err := dc.ServerPreferredResourcesWithContext(ctx)
+	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
+		return nil, err
+	}
+	var resources []APIResource
+	for _, list := range lists {
+		for _, r := range list.APIResources {
+			if strings.Contains(r.Name, "/") { // already left out by ServerPreferredResources; be sure
+				continue
+			}
+			resources = append(resources, APIResource{
+				Name:       r.Name,
+				ShortNames: r.ShortNames,
+				APIVersion: list.GroupVersion,
+				Namespaced: r.Namespaced,
+				Kind:       r.Kind,
+			})
+		}
+	}
+	return resources, nil
+}
+
+// Exercise 4b: the version of an API group the server prefers, for example "v2" for
+// "autoscaling" or "v1" for the core group "". Clients that do not care which version they
+// use should use this one. For a group the server does not serve, return an error wrapping
+// ErrGroupNotServed (fmt.Errorf with %w), so that errors.Is(err, ErrGroupNotServed) is true.
+func PreferredVersion(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, group string) (string, error) {
+	groups, err := dc.ServerGroupsWithContext(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, g := range groups.Groups {
+		if g.Name == group {
+			return g.PreferredVersion.Version, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q", ErrGroupNotServed, group)
+}
+
+// Exercise 4c: a discovery client that caches on disk, as kubectl's does.
+//
+// Discovery is a round of requests (two with aggregated discovery, one per group version
+// without it) and its answer rarely changes, so kubectl keeps it on disk for hours:
+// ~/.kube/cache/discovery holds the parsed answers, ~/.kube/cache/http the raw HTTP
+// responses. Keep them the same way under cacheDir: cacheDir/discovery and cacheDir/http.
+//
+// The specs count the requests sent through cfg: a second lookup, by this client or by a new
+// client on the same cacheDir (kubectl's next run), must send none.
+func NewCachedDiscovery(cfg *rest.Config, cacheDir string) (discovery.CachedDiscoveryInterfaceWithContext, error) {
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return memory.NewMemCacheClientWithContext(dc), nil
+}
