@@ -78,8 +78,8 @@ func send(ctx context.Context, pings chan<- event.TypedGenericEvent[mirror.Ping]
 	GinkgoHelper()
 	select {
 	case pings <- event.TypedGenericEvent[mirror.Ping]{Object: p}:
-	case <-time.After(5 * time.Second):
-		Fail("nobody read the pings channel for 5 s: WatchPings should c.Watch(source.Channel(pings, ...))")
+	case <-time.After(10 * time.Second):
+		Fail("nobody read the pings channel for 10 s: WatchPings should c.Watch(source.Channel(pings, ...))")
 	case <-ctx.Done():
 		Fail("the spec ended while sending a ping")
 	}

@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
@@ -26,15 +25,11 @@ import (
 // prefix starts the name of every namespace these specs create.
 const prefix = "lesson07"
 
-// newManager returns a manager whose cache holds the given namespaces (the first is the
-// spec's own); start it with harness.StartManager.
-func newManager(cfg *rest.Config, namespaces ...string) manager.Manager {
+// newManager returns a manager whose cache holds the spec's namespace (and cluster-scoped
+// objects such as Namespaces); start it with harness.StartManager.
+func newManager(cfg *rest.Config, namespace string) manager.Manager {
 	GinkgoHelper()
-	opts := harness.ManagerOptions(namespaces[0])
-	for _, ns := range namespaces[1:] {
-		opts.Cache.DefaultNamespaces[ns] = cache.Config{}
-	}
-	mgr, err := manager.New(cfg, opts)
+	mgr, err := manager.New(cfg, harness.ManagerOptions(namespace))
 	Expect(err).NotTo(HaveOccurred())
 	return mgr
 }

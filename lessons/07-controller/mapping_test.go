@@ -21,15 +21,17 @@ var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise
 
 	It("enqueues, when a namespace is created, the ConfigMaps that want a mirror in it, found in the cache", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
+		existing := cluster.Namespace(ctx, prefix)
 		late, createLate := laterNamespace()
 		marker, createMarker := laterNamespace()
+		create(ctx, configMap(ns, "wants-existing", existing, nil))
 		create(ctx, configMap(ns, "wants-late", "other,"+late, nil))
 		create(ctx, configMap(ns, "wants-marker", marker, nil))
 		create(ctx, configMap(ns, "wants-elsewhere", prefix+"-nobody-creates-this", nil))
 		create(ctx, configMap(ns, "plain", "", nil))
 
 		requests := &harness.RequestLog{}
-		mgr := newManager(requests.Watching(cluster.Config), ns, late, marker)
+		mgr := newManager(requests.Watching(cluster.Config), ns)
 		rec := harness.RecordReconciles(nil)
 		// The controller watches nothing but Namespaces: every reconcile comes from the map.
 		c, err := controller.New("lesson07-namespaces", mgr, controller.Options{Reconciler: rec})
@@ -41,6 +43,11 @@ var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise
 		Expect(mgr.GetCache().List(ctx, &indexed, client.MatchingFields{mirror.TargetIndex: late})).To(Succeed(),
 			"the cache has no index %q: register it in WatchNamespaces with mgr.GetFieldIndexer().IndexField", mirror.TargetIndex)
 		Expect(indexed.Items).To(HaveLen(1), "the index should file wants-late under %s (see IndexTargets)", late)
+
+		// The namespaces that exist when the watch starts come as creations too (the informer's
+		// initial list): once wants-existing is reconciled, the watch is running.
+		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/wants-existing"),
+			"namespace %s exists, and %s/wants-existing wants a mirror there: the map function should enqueue it when the watch starts", existing, ns)
 
 		requests.Reset()
 		createLate(ctx)
@@ -54,7 +61,7 @@ var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise
 		Expect(err).NotTo(HaveOccurred())
 		createMarker(ctx)
 		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/wants-marker"), "namespace %s was created, but %s/wants-marker was not reconciled", marker, ns)
-		Expect(rec.Keys()).To(ConsistOf(ns+"/wants-late", ns+"/wants-marker"),
+		Expect(rec.Keys()).To(ConsistOf(ns+"/wants-existing", ns+"/wants-late", ns+"/wants-marker"),
 			"only the ConfigMaps whose annotation lists the new namespace should be enqueued, each under its own key (its namespace and name, not the new namespace's)")
 		Expect(rec.StartedFor(key(ns, "wants-late"))).To(Equal(1), "labelling namespace %s reconciled wants-late again: only namespace creation should reach the map function (a predicate)", late)
 		Expect(liveConfigMapReads(requests)).To(BeEmpty(),
