@@ -4,7 +4,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// Exercise 2a: a DeltaFIFO, the queue between a Reflector and the cache.
+// Exercise 2a: a DeltaFIFO, a queue between a Reflector and the cache. (client-go 1.37's
+// informers use a RealFIFO instead: see the README. The DeltaFIFO is still the classic design,
+// and a supported client-go type.)
 //
 // A DeltaFIFO keeps one entry per object key ("namespace/name"). Each change the Reflector
 // reports is appended to the key's list of deltas (Added, Updated, Deleted, Replaced, Sync),
@@ -18,8 +20,7 @@ import (
 // The queue must report the objects of a relist as Replaced, not as Sync, so that a consumer
 // can tell a relist from a resync.
 func NewDeltaFIFO(known cache.KeyListerGetter) (*cache.DeltaFIFO, error) {
-	// TODO(exercise 2): build the queue with cache.NewDeltaFIFOWithOptions, setting
-	// KeyFunction (cache.MetaNamespaceKeyFunc), KnownObjects and EmitDeltaTypeReplaced.
+	// TODO(exercise 2): build a DeltaFIFO that knows known and reports relists as Replaced.
 	return nil, errNotImplemented(2)
 }
 
@@ -32,8 +33,6 @@ func NewDeltaFIFO(known cache.KeyListerGetter) (*cache.DeltaFIFO, error) {
 // PopDeltas returns the key and its deltas, oldest first. Once the queue is closed and empty,
 // it returns the error Pop gives, cache.ErrFIFOClosed.
 func PopDeltas(fifo *cache.DeltaFIFO, known cache.Store) (string, cache.Deltas, error) {
-	// TODO(exercise 2): call fifo.Pop with a func(obj any, isInInitialList bool) error. In it,
-	// assert obj is a cache.Deltas, find its key with fifo.KeyOf, and apply each delta, oldest
-	// first: a Deleted delta deletes its Object from known, every other type stores it.
+	// TODO(exercise 2): pop one key, apply its deltas to known, return the key and the deltas.
 	return "", nil, errNotImplemented(2)
 }

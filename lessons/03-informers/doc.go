@@ -1,7 +1,8 @@
 // Package informers is lesson 03: how client-go keeps a local copy of the cluster. A ListWatch
-// lists and watches one resource, a Reflector turns what it hears into calls on a store, a
-// DeltaFIFO queues the changes object by object, an Indexer holds the cache and answers queries,
-// and a SharedInformerFactory wires it all together and calls your event handlers.
+// lists and watches one resource, a Reflector turns what it hears into calls on a store, a queue
+// holds the changes until they are applied (a DeltaFIFO groups them object by object; client-go
+// 1.37's informers use a RealFIFO, in arrival order), an Indexer holds the cache and answers
+// queries, and a SharedInformerFactory wires it all together and calls your event handlers.
 //
 // You edit reflector.go, deltafifo.go, indexer.go, factory.go and scaling.go. This file and
 // recorder.go need no edits.

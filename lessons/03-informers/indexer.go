@@ -27,8 +27,6 @@ const (
 // error, in whatever goroutine is filling it.
 func PodIndexers() cache.Indexers {
 	// TODO(exercise 3): return the two index functions under the names PodsByNode and PodsByApp.
-	// cache.TypedIndexersToIndexers turns a cache.TypedIndexers[*corev1.Pod] (functions that
-	// take a *corev1.Pod) into cache.Indexers, so you need no type assertion.
 	panic(errNotImplemented(3))
 }
 
@@ -36,13 +34,12 @@ func PodIndexers() cache.Indexers {
 //
 // A value nobody has is not an error: it is an empty answer.
 func PodsOnNode(indexer cache.Indexer, node string) ([]*corev1.Pod, error) {
-	// TODO(exercise 3): ask indexer.ByIndex(PodsByNode, node) and convert what it returns
-	// (a []any of *corev1.Pod) into a []*corev1.Pod.
+	// TODO(exercise 3): answer from the PodsByNode index, without scanning the cache.
 	return nil, errNotImplemented(3)
 }
 
 // Exercise 3c: the Pods of an app, answered by the PodsByApp index.
 func PodsOfApp(indexer cache.Indexer, app string) ([]*corev1.Pod, error) {
-	// TODO(exercise 3): as PodsOnNode, with the PodsByApp index.
+	// TODO(exercise 3): answer from the PodsByApp index, without scanning the cache.
 	return nil, errNotImplemented(3)
 }

@@ -17,21 +17,18 @@ import (
 // The Reflector calls these functions with the ListOptions it needs (resourceVersion, page
 // size, bookmarks, a streamed initial list...): pass them on untouched.
 func ConfigMapListWatch(client kubernetes.Interface, namespace string) *cache.ListWatch {
-	// TODO(exercise 1): return a &cache.ListWatch whose ListWithContextFunc and
-	// WatchFuncWithContext call List and Watch on client.CoreV1().ConfigMaps(namespace) with the
-	// ctx and options they are given. (Its ListFunc and WatchFunc fields are deprecated.)
+	// TODO(exercise 1): return a ListWatch that lists and watches the ConfigMaps of namespace.
 	panic(errNotImplemented(1))
 }
 
 // Exercise 1b: start a Reflector that keeps store equal to the ConfigMaps of namespace.
 //
 // A Reflector lists, hands the whole list to store.Replace, then watches from the list's
-// resourceVersion and calls store.Add, Update or Delete for each event. When a watch ends it
-// watches again from the last resourceVersion it saw, and lists again if the server has
-// forgotten that version. It runs until ctx is cancelled, so start it in a goroutine.
+// resourceVersion and calls store.Add, Update or Delete for each event. (By default, where the
+// server allows it, the list comes as a stream over a watch: still one Replace.) When a watch
+// ends it watches again from the last resourceVersion it saw, and lists again if the server
+// has forgotten that version. It runs until ctx is cancelled, so start it in a goroutine.
 func StartConfigMapReflector(ctx context.Context, client kubernetes.Interface, namespace string, store cache.Store) (*cache.Reflector, error) {
-	// TODO(exercise 1): build a Reflector with cache.NewReflectorWithOptions from your ListWatch,
-	// an example of the type it stores (&corev1.ConfigMap{}), the store, and ReflectorOptions
-	// with a Name for its log lines. Run it with `go reflector.RunWithContext(ctx)` and return it.
+	// TODO(exercise 1): start a Reflector over your ListWatch that fills store, and return it.
 	return nil, errNotImplemented(1)
 }

@@ -22,8 +22,9 @@ import (
 // have been told about every object of the initial lists; the informers run until ctx is
 // cancelled.
 //
-// Use the type-safe informers this time (TypedInformer()): their handlers get a *T, and on
-// delete a cache.DeletedObject[T] that has a key even when it carries no object.
+// Use the type-safe informers this time (TypedInformer()): their handlers get the typed object
+// (a *corev1.Pod, say), and on delete a cache.DeletedObject[T] that has a key even when it
+// carries no object.
 func CountDeploymentEvents(ctx context.Context, client kubernetes.Interface, namespace, selector string, rec *Recorder) error {
 	// TODO(exercise 5): count what the ReplicaSet and Pod informers of one factory tell their
 	// handlers, and return only once both handlers have caught up with the initial lists.

@@ -28,6 +28,10 @@ import (
 // <namespace>/<name>" and so on. It returns once both informers have synced and both handlers
 // have been told about every object of the initial lists; the informers run until ctx is
 // cancelled.
+//
+// Use the type-safe informers this time (TypedInformer()): their handlers get the typed object
+// (a *corev1.Pod, say), and on delete a cache.DeletedObject[T] that has a key even when it
+// carries no object.
 func CountDeploymentEvents(ctx context.Context, client kubernetes.Interface, namespace, selector string, rec *Recorder) error {
 	factory := kubeinformers.NewSharedInformerFactoryWithOptions(client, 0,
 		kubeinformers.WithNamespace(namespace),

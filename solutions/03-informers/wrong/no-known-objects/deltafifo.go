@@ -11,7 +11,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// Exercise 2a: a DeltaFIFO, the queue between a Reflector and the cache.
+// Exercise 2a: a DeltaFIFO, a queue between a Reflector and the cache. (client-go 1.37's
+// informers use a RealFIFO instead: see the README. The DeltaFIFO is still the classic design,
+// and a supported client-go type.)
 //
 // A DeltaFIFO keeps one entry per object key ("namespace/name"). Each change the Reflector
 // reports is appended to the key's list of deltas (Added, Updated, Deleted, Replaced, Sync),

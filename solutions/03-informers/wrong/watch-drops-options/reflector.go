@@ -40,9 +40,10 @@ func ConfigMapListWatch(client kubernetes.Interface, namespace string) *cache.Li
 // Exercise 1b: start a Reflector that keeps store equal to the ConfigMaps of namespace.
 //
 // A Reflector lists, hands the whole list to store.Replace, then watches from the list's
-// resourceVersion and calls store.Add, Update or Delete for each event. When a watch ends it
-// watches again from the last resourceVersion it saw, and lists again if the server has
-// forgotten that version. It runs until ctx is cancelled, so start it in a goroutine.
+// resourceVersion and calls store.Add, Update or Delete for each event. (By default, where the
+// server allows it, the list comes as a stream over a watch: still one Replace.) When a watch
+// ends it watches again from the last resourceVersion it saw, and lists again if the server
+// has forgotten that version. It runs until ctx is cancelled, so start it in a goroutine.
 func StartConfigMapReflector(ctx context.Context, client kubernetes.Interface, namespace string, store cache.Store) (*cache.Reflector, error) {
 	// The example object tells the Reflector which type to expect: it refuses anything else.
 	reflector := cache.NewReflectorWithOptions(ConfigMapListWatch(client, namespace), &corev1.ConfigMap{}, store,
