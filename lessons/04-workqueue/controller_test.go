@@ -22,7 +22,7 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 	It("annotates every labelled ConfigMap with the checksum of its data, and leaves the others alone", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson04")
 		// One worker syncs keys one after another, in the order they were queued.
-		controller := startController(ctx, ns, 1, nil)
+		controller := startController(ctx, ns, 1, &apiRecorder{})
 		createConfigMap(ctx, ns, "a-plain", false, map[string]string{"color": "blue"})
 		labelled := createConfigMap(ctx, ns, "b-labelled", true, map[string]string{"color": "green"})
 
@@ -37,7 +37,7 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 
 	It("follows changes: a label added later, then new data", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson04")
-		controller := startController(ctx, ns, 2, nil)
+		controller := startController(ctx, ns, 2, &apiRecorder{})
 		createConfigMap(ctx, ns, "settings", false, map[string]string{"color": "blue"})
 
 		data := updateConfigMap(ctx, ns, "settings", func(cm *corev1.ConfigMap) {
@@ -53,23 +53,40 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 		}, "the data changed, so the annotation should hold the new checksum")
 	}, SpecTimeout(harness.Timeout))
 
+	It("reads from the informer's cache, and writes only when the annotation is out of date", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		api := &apiRecorder{}
+		controller := startController(ctx, ns, 1, api)
+		// One worker syncs keys in the order they were queued, and each ConfigMap is created
+		// once the one before has its checksum. So when the third has its checksum, the worker
+		// has also synced first again, for the update event that its own write caused.
+		for _, name := range []string{"first", "second", "third"} {
+			created := createConfigMap(ctx, ns, name, true, map[string]string{"name": name})
+			controller.eventually(ctx, func(g Gomega) {
+				g.Expect(checksumOf(ctx, g, ns, name)).To(Equal(queues.Checksum(created.Data)))
+			}, "%s is labelled, so it should get the checksum annotation", name)
+		}
+		Expect(api.writesOf("first")).To(Equal(1), "first needed one write. That write came back as an update event; syncing it again should find the annotation already right and send nothing: compare before you Update")
+		Expect(api.reads()).To(BeEmpty(), "sync read ConfigMaps with GET requests to the API server: read them from the lister (the informer's cache), which costs no request")
+	}, SpecTimeout(harness.Timeout))
+
 	It("retries a key whose update failed with a transient error", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson04")
-		writes := &flakyWrites{failures: 1}
-		controller := startController(ctx, ns, 1, writes)
+		api := &apiRecorder{failures: 1}
+		controller := startController(ctx, ns, 1, api)
 		labelled := createConfigMap(ctx, ns, "settings", true, map[string]string{"color": "blue"})
 
 		controller.eventually(ctx, func(g Gomega) {
 			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(labelled.Data)))
 		}, "the first update was answered with 409 Conflict (by the spec): sync should return that error, so that the worker retries the key")
-		Expect(writes.attempts()).To(BeNumerically(">=", 2), "one failed update, then at least one that went through")
+		Expect(api.writesOf("settings")).To(BeNumerically(">=", 2), "one failed update, then at least one that went through")
 	}, SpecTimeout(harness.Timeout))
 
 	It("stops cleanly when its context is cancelled", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson04")
 		runCtx, cancel := context.WithCancel(ctx)
 		DeferCleanup(cancel)
-		controller := startController(runCtx, ns, 2, nil)
+		controller := startController(runCtx, ns, 2, &apiRecorder{})
 		labelled := createConfigMap(ctx, ns, "settings", true, map[string]string{"color": "blue"})
 		controller.eventually(ctx, func(g Gomega) {
 			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(labelled.Data)))
@@ -85,19 +102,19 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 type runningController struct {
 	stopped chan struct{} // closed when Run has returned
 	err     error         // what Run returned; read it only after stopped is closed
+	cache   *cacheCopies  // copies of what the informer cached, to find objects changed in place
 }
 
-// startController does what main does in sample-controller: it makes a client (through
-// writes, if not nil) and an informer factory for the namespace, calls NewController, starts
-// the factory, and runs the controller with the given number of workers until ctx is done.
-func startController(ctx context.Context, ns string, workers int, writes *flakyWrites) *runningController {
+// startController does what main does in sample-controller: it makes a client (through api)
+// and an informer factory for the namespace, calls NewController, starts the factory, and runs
+// the controller with the given number of workers until ctx is done.
+func startController(ctx context.Context, ns string, workers int, api *apiRecorder) *runningController {
 	GinkgoHelper()
 	cfg := rest.CopyConfig(cluster.Config)
-	if writes != nil {
-		cfg.Wrap(writes.wrap)
-	}
+	cfg.Wrap(api.wrap)
 	client := kubernetes.NewForConfigOrDie(cfg)
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	cached := &cacheCopies{}
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns), informers.WithTransform(cached.transform))
 	ctx, cancel := context.WithCancel(ctx)
 	DeferCleanup(cancel)
 
@@ -106,7 +123,7 @@ func startController(ctx context.Context, ns string, workers int, writes *flakyW
 	Expect(controller).NotTo(BeNil(), "NewController returned no controller")
 	factory.StartWithContext(ctx)
 
-	running := &runningController{stopped: make(chan struct{})}
+	running := &runningController{stopped: make(chan struct{}), cache: cached}
 	go func() {
 		defer GinkgoRecover()
 		defer close(running.stopped)
@@ -116,6 +133,7 @@ func startController(ctx context.Context, ns string, workers int, writes *flakyW
 		cancel()
 		Eventually(running.stopped).WithContext(cleanupCtx).Should(BeClosed(), "Run did not return after its context was cancelled")
 		factory.Shutdown()
+		running.expectCacheUntouched()
 	}, NodeTimeout(30*time.Second))
 	return running
 }
@@ -132,6 +150,14 @@ func (r *runningController) eventually(ctx context.Context, check func(Gomega), 
 		}
 		check(g)
 	}).WithContext(ctx).Should(Succeed(), append([]any{description}, args...)...)
+	r.expectCacheUntouched()
+}
+
+// expectCacheUntouched fails the spec if the controller changed an object in the informer's
+// cache in place.
+func (r *runningController) expectCacheUntouched() {
+	GinkgoHelper()
+	Expect(r.cache.mutated()).To(BeEmpty(), "the controller changed objects in the informer's cache in place, which every other reader of the cache shares: DeepCopy the ConfigMap from the lister before you change it")
 }
 
 // createConfigMap creates a ConfigMap with data, labelled for the controller if managed.

@@ -1,99 +1,133 @@
 package queues_test
 
 import (
-	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
 
 	queues "workshop.local/lessons/04-workqueue"
 	"workshop.local/lessons/internal/harness"
 )
 
-var _ = Describe("Exercise 3: the delaying queue", harness.Exercise(3), func() {
-	var (
-		clock    *timerClock
-		schedule *queues.Schedule[string]
-	)
+var _ = Describe("Exercise 3: the delaying queue's waiting room", harness.Exercise(3), func() {
+	var waiting *queues.Waiting[string]
+	BeforeEach(func() { waiting = queues.NewWaiting[string]() })
 
-	BeforeEach(func() {
-		clock = newTimerClock()
-		schedule = queues.NewSchedule[string](clock)
-		Expect(schedule).NotTo(BeNil(), "NewSchedule returned nil")
-		Expect(schedule.TypedDelayingInterface).NotTo(BeNil(), "NewSchedule should set the Schedule's delaying queue")
-		DeferCleanup(schedule.ShutDown)
-	})
-
-	// at is a time the given offset after the fake clock's start.
+	// at is a time the given offset after someDay. No clock is needed: the specs say what
+	// "now" is by passing it to PopReady.
 	at := func(offset time.Duration) time.Time { return someDay.Add(offset) }
 
-	// awaitWaiting waits until the queue has taken in the item just scheduled: it then sets a
-	// timer for its earliest item, which no item here puts more than 5 s away.
-	awaitWaiting := func(ctx context.Context) {
-		GinkgoHelper()
-		Expect(clock.awaitTimer(ctx)).To(BeNumerically("<=", 5*time.Second),
-			"the queue waits longer than any item's time: measure the delay on the schedule's clock, not with time.Now")
-	}
-
-	It("holds an item back until its time comes on the queue's clock", func(ctx SpecContext) {
-		schedule.AddAt("a", at(time.Second))
-		Expect(clock.awaitTimer(ctx)).To(Equal(time.Second),
-			"a is due 1 s after the clock's now, so the queue should wait 1 s: measure the delay on the schedule's clock, not with time.Now")
-		clock.Step(time.Second - time.Millisecond)
-		Expect(schedule.Len()).To(BeZero(), "1 ms before its time, a is still waiting")
-		clock.Step(time.Millisecond)
-		Eventually(schedule.Len).WithContext(ctx).Should(Equal(1), "a's time has come: it should be in line")
-	}, SpecTimeout(harness.Timeout))
-
-	It("hands items out in the order they become due, not the order they were added", func(ctx SpecContext) {
-		for _, item := range []struct {
-			name string
-			due  time.Duration
-		}{{"a", 3 * time.Second}, {"b", time.Second}, {"c", 2 * time.Second}} {
-			schedule.AddAt(item.name, at(item.due))
-			awaitWaiting(ctx)
-		}
-		clock.Step(3 * time.Second)
-		Eventually(schedule.Len).WithContext(ctx).Should(Equal(3), "all three items are due")
-		Expect(takeAll(schedule)).To(Equal([]string{"b", "c", "a"}), "due after 1 s, 2 s and 3 s")
-	}, SpecTimeout(harness.Timeout))
-
-	It("keeps the earlier time when an item is scheduled twice", func(ctx SpecContext) {
-		schedule.AddAt("a", at(5*time.Second))
-		awaitWaiting(ctx)
-		schedule.AddAt("a", at(time.Second))
-		awaitWaiting(ctx)
-		schedule.AddAt("b", at(3*time.Second))
-		awaitWaiting(ctx)
-		clock.Step(5 * time.Second)
-		Eventually(schedule.Len).WithContext(ctx).Should(Equal(2), "a and b are due")
-		Expect(takeAll(schedule)).To(Equal([]string{"a", "b"}), "a was due after 1 s (the earlier of its times), b after 3 s")
-	}, SpecTimeout(harness.Timeout))
-
-	It("adds an item whose time has passed at once", func() {
-		schedule.AddAt("a", at(-time.Minute))
-		Expect(schedule.Len()).To(Equal(1), "a was due a minute before the clock's now, so it should be in line at once (a delay of zero or less)")
+	It("holds an item until its time, and hands it out at its time", func() {
+		waiting.Add("a", at(time.Second))
+		Expect(waiting.PopReady(at(time.Second-time.Nanosecond))).To(BeEmpty(), "1 ns before its time, a is still waiting")
+		Expect(waiting.Len()).To(Equal(1), "a is waiting")
+		Expect(waiting.PopReady(at(time.Second))).To(Equal([]string{"a"}), "a is due exactly at its time: due means not after now")
+		Expect(waiting.Len()).To(BeZero(), "PopReady removes what it hands out")
+		Expect(waiting.PopReady(at(time.Hour))).To(BeEmpty(), "a was handed out once; it is not handed out again")
 	})
 
-	It("drops waiting items on ShutDown, after which Get reports the shutdown", func(ctx SpecContext) {
-		schedule.AddAt("a", at(time.Second))
-		awaitWaiting(ctx)
-		schedule.ShutDown()
-		_, shutdown := schedule.Get()
-		Expect(shutdown).To(BeTrue(), "the queue is shut down and empty: Get should say so")
-		schedule.AddAt("b", at(-time.Minute))
-		Expect(schedule.Len()).To(BeZero(), "a shut-down queue ignores new items")
-	}, SpecTimeout(harness.Timeout))
+	It("hands items out in the order they become due, not the order they were added", func() {
+		waiting.Add("a", at(3*time.Second))
+		waiting.Add("b", at(time.Second))
+		waiting.Add("c", at(2*time.Second))
+		waiting.Add("d", at(5*time.Second))
+		Expect(waiting.PopReady(at(3*time.Second))).To(Equal([]string{"b", "c", "a"}), "due after 1 s, 2 s and 3 s: earliest first, from the heap's root")
+		Expect(waiting.Len()).To(Equal(1), "d is not due yet")
+		expectNextReadyAt(waiting, at(5*time.Second), "only d is waiting, due after 5 s")
+	})
+
+	It("says when the earliest item becomes ready, and that nothing waits when the room is empty", func() {
+		_, ok := waiting.NextReadyAt()
+		Expect(ok).To(BeFalse(), "nothing waits: NextReadyAt should say false, so that the loop sets no timer")
+		waiting.Add("a", at(2*time.Second))
+		waiting.Add("b", at(time.Second))
+		expectNextReadyAt(waiting, at(time.Second), "b is due first, after 1 s")
+	})
+
+	It("keeps the earlier time when an item is added again while it waits", func() {
+		waiting.Add("a", at(5*time.Second))
+		waiting.Add("b", at(3*time.Second))
+		waiting.Add("a", at(time.Second))
+		waiting.Add("a", at(4*time.Second))
+		Expect(waiting.Len()).To(Equal(2), "a waits once, however often it is added: look it up in byItem before pushing a new entry")
+		expectNextReadyAt(waiting, at(time.Second), "a was added for 5 s, then 1 s, then 4 s: it keeps the earliest, 1 s")
+		Expect(waiting.PopReady(at(time.Second))).To(Equal([]string{"a"}))
+		Expect(waiting.PopReady(at(10*time.Second))).To(Equal([]string{"b"}), "a was handed out at 1 s: it must not come out again at 4 s or 5 s")
+	})
+
+	It("moves an item added again for an earlier time ahead of the others", func() {
+		for i, item := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+			waiting.Add(item, at(time.Duration(i+1)*10*time.Second))
+		}
+		waiting.Add("g", at(5*time.Second))
+		expectNextReadyAt(waiting, at(5*time.Second), "g moved from 70 s to 5 s, so it is due first: after changing an entry's time, heap.Fix it")
+		Expect(waiting.PopReady(at(25*time.Second))).To(Equal([]string{"g", "a", "b"}), "due after 5 s (g), 10 s (a) and 20 s (b)")
+	})
+
+	It("lets an item that was handed out wait again", func() {
+		waiting.Add("a", at(time.Second))
+		Expect(waiting.PopReady(at(time.Second))).To(Equal([]string{"a"}))
+		waiting.Add("a", at(2*time.Second))
+		Expect(waiting.Len()).To(Equal(1), "a was handed out, then added again: it should wait again (delete it from byItem when you pop it)")
+		Expect(waiting.PopReady(at(2 * time.Second))).To(Equal([]string{"a"}))
+	})
+
+	It("agrees with a plain sorted list over many adds and pops", func() {
+		// A fixed seed: the same adds every run. Every add has its own time, so there is
+		// exactly one right order.
+		random := rand.New(rand.NewPCG(4, 2))
+		offsets := random.Perm(600)
+		model := map[string]time.Time{}
+		now := someDay
+		for step, offset := range offsets {
+			item, readyAt := fmt.Sprintf("item-%d", random.IntN(40)), at(time.Duration(offset)*time.Second)
+			waiting.Add(item, readyAt)
+			if old, ok := model[item]; !ok || readyAt.Before(old) {
+				model[item] = readyAt
+			}
+			if step%10 == 9 {
+				now = now.Add(7 * time.Second)
+				Expect(waiting.PopReady(now)).To(equalItems(popModel(model, now)), "after add %d, PopReady(%s) handed out the wrong items (or in the wrong order)", step+1, now.Sub(someDay))
+				Expect(waiting.Len()).To(Equal(len(model)), "after add %d, the wrong number of items is waiting", step+1)
+			}
+		}
+	})
 })
 
-// takeAll takes every item that is in line, marking each one done, and returns them in order.
-func takeAll(schedule *queues.Schedule[string]) []string {
-	var items []string
-	for schedule.Len() > 0 {
-		item, _ := schedule.Get()
-		schedule.Done(item)
-		items = append(items, item)
+// expectNextReadyAt checks that NextReadyAt reports want.
+func expectNextReadyAt(waiting *queues.Waiting[string], want time.Time, description string) {
+	GinkgoHelper()
+	next, ok := waiting.NextReadyAt()
+	Expect(ok).To(BeTrue(), "items are waiting, so NextReadyAt should say true")
+	Expect(next.Sub(someDay)).To(Equal(want.Sub(someDay)), description)
+}
+
+// popModel does what PopReady should, on a map from each waiting item to its time: it removes
+// the items due at now and returns them, earliest first.
+func popModel(model map[string]time.Time, now time.Time) []string {
+	var ready []string
+	for item, readyAt := range model {
+		if !readyAt.After(now) {
+			ready = append(ready, item)
+		}
 	}
-	return items
+	slices.SortFunc(ready, func(a, b string) int { return model[a].Compare(model[b]) })
+	for _, item := range ready {
+		delete(model, item)
+	}
+	return ready
+}
+
+// equalItems matches the items PopReady returns: want in that order, or nothing at all (a nil
+// slice or an empty one) when want is empty.
+func equalItems(want []string) types.GomegaMatcher {
+	if len(want) == 0 {
+		return BeEmpty()
+	}
+	return Equal(want)
 }

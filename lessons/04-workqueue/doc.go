@@ -2,8 +2,8 @@
 // handlers and its workers. It deduplicates keys, never hands one key to two workers at once,
 // retries failures through rate limiters, and holds items back until their time has come.
 //
-// You edit worker.go, ratelimit.go, delaying.go and controller.go. This file and checksum.go
-// need no edits.
+// You edit worker.go, ratelimit.go, delaying.go and controller.go. This file, waitheap.go and
+// checksum.go need no edits.
 package queues
 
 import "fmt"

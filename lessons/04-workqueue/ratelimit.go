@@ -1,9 +1,9 @@
 package queues
 
 import (
+	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -12,34 +12,56 @@ import (
 // A rate limiter answers one question, When(item): how long should this item wait? The
 // rate-limiting queue's AddRateLimited(item) asks it, then hands the item to the delaying
 // queue with that delay. Forget(item) tells the limiter to stop counting the item's failures,
-// and NumRequeues(item) says how many it has counted.
-//
-// The limiters come from k8s.io/client-go/util/workqueue; use the generic "Typed" ones.
+// and NumRequeues(item) says how many it has counted. Those three methods are the interface
+// workqueue.TypedRateLimiter[T].
 
-// Exercise 2a: back off per item. The first When for an item is base, and each further When
-// for the same item doubles it (base, 2×base, 4×base, ...) up to max. Items are counted
-// separately: one broken object must not slow down the others. Forget resets the item.
-func PerItemBackoff[T comparable](base, max time.Duration) workqueue.TypedRateLimiter[T] {
-	// TODO(exercise 2): the exponential failure rate limiter does exactly this.
+// PerItemBackoff is a per-item exponential backoff: the first When for an item is Base, and
+// each further When for the same item doubles it (Base, 2×Base, 4×Base, ...) up to Max. Items
+// are counted apart: one broken object must not slow down the others.
+//
+// Every worker of a controller calls it, at the same time: mu guards failures.
+type PerItemBackoff[T comparable] struct {
+	Base, Max time.Duration
+
+	mu       sync.Mutex
+	failures map[T]int // When calls per item since its last Forget
+}
+
+// The queue accepts it as its rate limiter.
+var _ workqueue.TypedRateLimiter[string] = &PerItemBackoff[string]{}
+
+// NewPerItemBackoff returns a backoff from base, doubling, up to max. This needs no edits.
+func NewPerItemBackoff[T comparable](base, max time.Duration) *PerItemBackoff[T] {
+	return &PerItemBackoff[T]{Base: base, Max: max, failures: map[T]int{}}
+}
+
+// Exercise 2a: count a failure of item and say how long it waits: Base × 2^(failures before
+// this one), but never more than Max, however many failures there were.
+func (b *PerItemBackoff[T]) When(item T) time.Duration {
+	// TODO(exercise 2): under b.mu, read the item's failure count and add one to it; the delay
+	// is Base doubled that many times, capped at Max. Mind overflow: after enough failures
+	// Base × 2^n no longer fits in a time.Duration (an int64 of nanoseconds).
 	panic(errNotImplemented(2))
 }
 
-// Exercise 2b: limit all items together with a token bucket from golang.org/x/time/rate.
-//
-// The bucket holds up to burst tokens and refills at perSecond tokens a second. Each When
-// takes a token, whatever the item: while tokens are left it returns 0, after that it returns
-// how long until the token it reserved will be there. With rate.NewLimiter(1, 3), three items
-// go at once, then one a second. It protects the API server when many items fail at once.
-func OverallLimit[T comparable](perSecond rate.Limit, burst int) workqueue.TypedRateLimiter[T] {
-	// TODO(exercise 2): wrap rate.NewLimiter(perSecond, burst) in the workqueue's bucket rate
-	// limiter.
+// Exercise 2b: how many failures of item have been counted since its last Forget.
+func (b *PerItemBackoff[T]) NumRequeues(item T) int {
+	// TODO(exercise 2): the item's failure count, read under b.mu.
 	panic(errNotImplemented(2))
 }
 
-// Exercise 2c: the controller default, the larger of the two delays: a per-item backoff
-// from 5 ms to 1000 s, and an overall bucket of 10 a second with a burst of 100. An item that
-// keeps failing waits longer and longer; a storm of failures is held to 10 retries a second.
+// Exercise 2b: stop counting item's failures: its next failure starts again from Base.
+func (b *PerItemBackoff[T]) Forget(item T) {
+	// TODO(exercise 2): clear the item's failure count, under b.mu.
+	panic(errNotImplemented(2))
+}
+
+// Exercise 2c: the controller default, the larger of two delays: your per-item backoff from
+// 5 ms to 1000 s, and an overall token bucket of 10 a second with a burst of 100 for all items
+// together. An item that keeps failing waits longer and longer; a storm of failures of many
+// items is held to 10 retries a second, which protects the API server.
 func ControllerRateLimiter[T comparable]() workqueue.TypedRateLimiter[T] {
-	// TODO(exercise 2): combine your two limiters with the max-of rate limiter.
+	// TODO(exercise 2): combine NewPerItemBackoff and a workqueue.TypedBucketRateLimiter
+	// around rate.NewLimiter(10, 100) with the workqueue's max-of rate limiter.
 	panic(errNotImplemented(2))
 }

@@ -2,6 +2,7 @@ package queues_test
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -15,31 +16,57 @@ import (
 
 var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 	Describe("PerItemBackoff", func() {
-		It("doubles an item's delay with each failure, up to the maximum", func() {
-			limiter := queues.PerItemBackoff[string](time.Second, 10*time.Second)
-			var delays []time.Duration
-			for range 6 {
-				delays = append(delays, limiter.When("a"))
-			}
-			Expect(delays).To(Equal([]time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}),
-				"the delays of six failures in a row, with base 1 s and max 10 s")
-			Expect(limiter.NumRequeues("a")).To(Equal(6), "NumRequeues counts the item's failures")
+		It("doubles an item's delay with each failure, from the base up to the maximum", func() {
+			limiter := queues.NewPerItemBackoff[string](time.Second, 10*time.Second)
+			Expect(whenTimes(limiter, "a", 6)).To(Equal([]time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}),
+				"the delays of six failures in a row, with base 1 s and max 10 s: the first failure waits the base")
+			Expect(limiter.NumRequeues("a")).To(Equal(6), "NumRequeues counts the item's failures: one per When")
 		})
 
 		It("counts each item apart, and starts an item again after Forget", func() {
-			limiter := queues.PerItemBackoff[string](time.Second, time.Minute)
-			for range 3 {
-				limiter.When("a")
-			}
-			Expect(limiter.When("b")).To(Equal(time.Second), "b has not failed before: a's failures must not slow it down")
+			limiter := queues.NewPerItemBackoff[string](time.Second, time.Minute)
+			whenTimes(limiter, "a", 3)
+			Expect(limiter.NumRequeues("b")).To(BeZero(), "b has not failed yet")
+			Expect(limiter.When("b")).To(Equal(time.Second), "b fails for the first time: a's failures must not slow it down")
+			Expect(limiter.NumRequeues("a")).To(Equal(3), "a failed three times; b's failure is not a's")
+
 			limiter.Forget("a")
 			Expect(limiter.NumRequeues("a")).To(BeZero(), "Forget clears the item's failures")
 			Expect(limiter.When("a")).To(Equal(time.Second), "after Forget, the item starts again from the base delay")
+			Expect(limiter.NumRequeues("b")).To(Equal(1), "forgetting a must not forget b")
+		})
+
+		It("stays at the maximum however many times an item fails, without overflowing", func() {
+			for _, base := range []time.Duration{5 * time.Millisecond, time.Second} {
+				limiter := queues.NewPerItemBackoff[string](base, 1000*time.Second)
+				delays := whenTimes(limiter, "a", 100)
+				for failure, delay := range delays {
+					Expect(delay).To(And(BeNumerically(">=", base), BeNumerically("<=", 1000*time.Second)),
+						"with base %v and max 1000 s, failure %d waits %v: past some 30 doublings base × 2^n no longer fits in an int64 of nanoseconds; compare against the maximum before it overflows", base, failure+1, delay)
+				}
+				Expect(delays[99]).To(Equal(1000*time.Second), "after 100 failures the item waits the maximum")
+			}
+		})
+
+		It("counts every failure when many workers fail at once", func() {
+			limiter := queues.NewPerItemBackoff[string](time.Millisecond, time.Second)
+			var workers sync.WaitGroup
+			for range 8 {
+				workers.Go(func() {
+					defer GinkgoRecover()
+					for range 50 {
+						limiter.When("a")
+						limiter.NumRequeues("a")
+					}
+				})
+			}
+			workers.Wait()
+			Expect(limiter.NumRequeues("a")).To(Equal(400), "8 workers counted 50 failures each: guard the failure counts with the mutex, every method")
 		})
 
 		It("holds a failed item back in a rate-limiting queue for exactly its delay", func(ctx SpecContext) {
 			clock := newTimerClock()
-			queue := workqueue.NewTypedRateLimitingQueueWithConfig(queues.PerItemBackoff[string](time.Second, time.Minute),
+			queue := workqueue.NewTypedRateLimitingQueueWithConfig[string](queues.NewPerItemBackoff[string](time.Second, time.Minute),
 				workqueue.TypedRateLimitingQueueConfig[string]{Clock: clock})
 			DeferCleanup(queue.ShutDown)
 
@@ -54,36 +81,16 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 			queue.Done(item)
 			queue.AddRateLimited("a")
 			Expect(clock.awaitTimer(ctx)).To(Equal(2*time.Second), "the second failure in a row waits twice as long")
+			Expect(queue.NumRequeues("a")).To(Equal(2), "the queue asks your limiter how many failures it counted")
 		}, SpecTimeout(harness.Timeout))
-	})
-
-	Describe("OverallLimit", func() {
-		It("lets a burst of 3 through at once, then one item a second, whatever the item (rate.NewLimiter(1, 3))", func() {
-			start := time.Now()
-			limiter := queues.OverallLimit[string](1, 3)
-			for _, item := range []string{"a", "b", "c"} {
-				Expect(limiter.When(item)).To(BeZero(), "the bucket starts full: the first 3 items go at once")
-			}
-			// The bucket refills while the spec runs, so each delay may be a little shorter
-			// than a whole number of seconds, by at most the time elapsed since start.
-			for i, item := range []string{"d", "a", "e"} {
-				delay := limiter.When(item)
-				want := time.Duration(i+1) * time.Second
-				Expect(delay).To(aboutAfter(want, start), "item %s is number %d after the burst: it waits until the bucket has a token for it", item, i+1)
-			}
-			Expect(limiter.NumRequeues("a")).To(BeZero(), "the bucket counts no item's failures")
-		})
 	})
 
 	Describe("ControllerRateLimiter", func() {
 		It("backs a failing item off from 5 ms, doubling, and starts it again after Forget", func() {
 			limiter := queues.ControllerRateLimiter[string]()
-			var delays []time.Duration
-			for range 4 {
-				delays = append(delays, limiter.When("a"))
-			}
-			Expect(delays).To(Equal([]time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}),
-				"while the bucket has tokens, the per-item backoff decides")
+			Expect(whenTimes(limiter, "a", 4)).To(Equal([]time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}),
+				"while the bucket has tokens, the per-item backoff (5 ms, doubling) decides")
+			Expect(limiter.NumRequeues("a")).To(Equal(4), "the max-of limiter reports the per-item count")
 			limiter.Forget("a")
 			Expect(limiter.When("a")).To(Equal(5*time.Millisecond), "after Forget, the item starts again from 5 ms")
 		})
@@ -92,13 +99,24 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 			start := time.Now()
 			limiter := queues.ControllerRateLimiter[string]()
 			for i := range 100 {
-				Expect(limiter.When(fmt.Sprintf("item-%d", i))).To(Equal(5*time.Millisecond), "item-%d fails for the first time: the per-item delay (5 ms) is the larger", i)
+				Expect(limiter.When(fmt.Sprintf("item-%d", i))).To(Equal(5*time.Millisecond), "item-%d fails for the first time: with tokens left in the bucket of 100, the per-item delay (5 ms) is the larger", i)
 			}
+			// The bucket refills while the spec runs, so the delay may be a little shorter than
+			// 1/10 s, by at most the time elapsed since start.
 			Expect(limiter.When("item-100")).To(aboutAfter(100*time.Millisecond, start),
 				"the bucket of 100 is spent: the 101st item waits for a token (1/10 s), the larger delay now")
 		})
 	})
 })
+
+// whenTimes asks limiter n times how long item should wait, as n failures in a row would.
+func whenTimes(limiter workqueue.TypedRateLimiter[string], item string, n int) []time.Duration {
+	var delays []time.Duration
+	for range n {
+		delays = append(delays, limiter.When(item))
+	}
+	return delays
+}
 
 // aboutAfter matches a delay a token bucket gives for a token due want after start: want,
 // less the time that has passed since start (the bucket refilled meanwhile), but no more.

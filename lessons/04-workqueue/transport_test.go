@@ -17,19 +17,23 @@ import (
 	"workshop.local/lessons/internal/harness"
 )
 
-// flakyWrites stands between a controller's client and the API server. It answers the first
-// failures writes (PUT or PATCH) of a ConfigMap with 409 Conflict, which is what the server
-// says to an update based on an old resourceVersion: a transient error that a retry fixes.
-type flakyWrites struct {
+// apiRecorder stands between a controller's client and the API server. It records every
+// request for one ConfigMap (a GET, PUT or PATCH of .../configmaps/<name>, as opposed to the
+// informer's list and watch of the collection), and answers the first failures writes with
+// 409 Conflict, which is what the server says to an update based on an old resourceVersion: a
+// transient error that a retry fixes.
+type apiRecorder struct {
 	mu       sync.Mutex
-	failures int // writes still to fail
-	seen     int // writes seen, failed or not
+	failures int            // writes still to fail
+	writes   map[string]int // writes per ConfigMap name, failed or not
+	gets     []string       // names of the ConfigMaps read one by one
 }
 
-// wrap is a rest.Config Wrap function: it puts flakyWrites in front of rt.
-func (f *flakyWrites) wrap(rt http.RoundTripper) http.RoundTripper {
+// wrap is a rest.Config Wrap function: it puts the recorder in front of rt.
+func (a *apiRecorder) wrap(rt http.RoundTripper) http.RoundTripper {
 	return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if isConfigMapWrite(r) && f.failThisOne() {
+		name, ok := configMapName(r)
+		if ok && a.record(r.Method, name) {
 			if r.Body != nil {
 				_ = r.Body.Close()
 			}
@@ -39,26 +43,50 @@ func (f *flakyWrites) wrap(rt http.RoundTripper) http.RoundTripper {
 	})
 }
 
-func (f *flakyWrites) failThisOne() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.seen++
-	if f.failures == 0 {
+// record notes a request for the ConfigMap name and says whether to fail it.
+func (a *apiRecorder) record(method, name string) (fail bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch method {
+	case http.MethodGet:
+		a.gets = append(a.gets, name)
 		return false
+	case http.MethodPut, http.MethodPatch:
+		if a.writes == nil {
+			a.writes = map[string]int{}
+		}
+		a.writes[name]++
+		if a.failures > 0 {
+			a.failures--
+			return true
+		}
 	}
-	f.failures--
-	return true
+	return false
 }
 
-// attempts is how many writes of a ConfigMap the controller sent, failed or not.
-func (f *flakyWrites) attempts() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.seen
+// writesOf is how many writes of the ConfigMap name the controller sent, failed or not.
+func (a *apiRecorder) writesOf(name string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.writes[name]
 }
 
-func isConfigMapWrite(r *http.Request) bool {
-	return (r.Method == http.MethodPut || r.Method == http.MethodPatch) && strings.Contains(r.URL.Path, "/configmaps/")
+// reads are the names of the ConfigMaps the controller read with a GET, one by one, instead
+// of from its informer's cache.
+func (a *apiRecorder) reads() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.gets...)
+}
+
+// configMapName returns the name in a request for one ConfigMap, and false for any other
+// request (the informer lists and watches the collection, .../configmaps, with no name).
+func configMapName(r *http.Request) (string, bool) {
+	parent, name := path.Split(strings.TrimSuffix(r.URL.Path, "/"))
+	if path.Base(parent) != "configmaps" || name == "" {
+		return "", false
+	}
+	return name, true
 }
 
 // conflict is the response the API server gives to an update that lost a race.

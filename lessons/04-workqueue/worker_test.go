@@ -30,6 +30,19 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 		Expect(queue.Len()).To(Equal(1), "an item added again after ProcessNextItem is not back in line, so the queue thinks it is still being processed: call queue.Done(item)")
 	}, SpecTimeout(harness.Timeout))
 
+	It("marks the item done even when sync panics, and lets the panic go on", func(ctx SpecContext) {
+		queue := newInstantRetryQueue()
+		queue.Add("a")
+		panicking := func(context.Context, string) error { panic(errSyncPanicked) }
+		Expect(func() { queues.ProcessNextItem(ctx, queue, panicking) }).To(PanicWith(errSyncPanicked),
+			"sync panicked: ProcessNextItem should let the panic go on (not recover it), for the worker's crash handler to report")
+
+		// Whoever recovers the panic further up goes on using the queue: the item must not be
+		// stuck as being processed.
+		queue.Add("a")
+		Expect(queue.Len()).To(Equal(1), "after sync panicked, a is still marked as being processed, so adding it again does not put it back in line: defer queue.Done(item) right after Get, so that no path skips it")
+	}, SpecTimeout(harness.Timeout))
+
 	It("processes an item added many times before it was taken once, in the order first added", func(ctx SpecContext) {
 		queue, rec := newInstantRetryQueue(), newSyncRecorder()
 		for _, item := range []string{"a", "b", "a", "c", "b", "a"} {
@@ -176,6 +189,9 @@ func waitUntil(ctx context.Context, stopped <-chan struct{}, check func(Gomega),
 
 // errInjected is the error of a sync the spec told to fail.
 var errInjected = errors.New("injected by the spec: sync failed")
+
+// errSyncPanicked is what a sync the spec wrote to panic panics with.
+var errSyncPanicked = errors.New("injected by the spec: sync panicked")
 
 // syncRecorder provides a sync function that records its calls. A spec can make an item's
 // next syncs fail, or hold them until it releases them.

@@ -1,39 +1,80 @@
 package queues
 
 import (
+	"container/heap"
 	"time"
-
-	"k8s.io/client-go/util/workqueue"
-	"k8s.io/utils/clock"
 )
 
-// Exercise 3: the delaying queue, the layer between the rate limiter and the plain queue.
+// Exercise 3: the delaying queue's heart, the waiting room of items that are not due yet.
 //
-// AddAfter(item, d) does not add the item now: it puts it in a waiting heap ordered by the
-// time it becomes ready, and a background loop adds it to the queue when that time comes.
-// Items come out in the order they become ready, not the order they were added. An item that
-// is already waiting keeps the earlier of its two times. A delay of zero or less adds at once.
+// AddAfter(item, d) on a client-go delaying queue does not add the item to the queue: it
+// hands the item, and the time it becomes ready, to a background loop. The loop keeps the
+// waiting items in a heap ordered by that time, and a map from each item to its entry. On each
+// pass it moves every item that is due into the queue, then sets a timer for the earliest
+// item still waiting, and sleeps until something happens (waitingLoop in client-go's
+// delaying_queue.go; a delay of zero or less skips the loop and adds at once):
 //
-// The queue reads time from the clock in its config. The specs give it a fake clock
-// (k8s.io/utils/clock/testing) that moves only when they Step it, so they can check
-// "not before 1 s, and at 1 s" without sleeping.
+//	for each pass:
+//	    for _, item := range waiting.PopReady(clock.Now()) { queue.Add(item) }
+//	    if at, ok := waiting.NextReadyAt(); ok { timer = clock.NewTimer(at.Sub(now)) }
+//	    wait for the timer, a new item (waiting.Add), a 10 s heartbeat, or shutdown
+//
+// Waiting is that heap and map. Two rules make it more than a sorted list:
+//
+//   - An item waits once. Added again while it waits, it keeps the EARLIER of its two times:
+//     a retry scheduled in 1 s is not pushed back to 5 s by a later AddAfter, nor handed out
+//     twice.
+//   - Due means "not after now": an item whose time is exactly now is ready.
 
-// Schedule is a delaying queue together with the clock it runs on. It has all the queue's
-// methods (Add, AddAfter, Get, Done, Len, ShutDown) and one of its own, AddAt.
-type Schedule[T comparable] struct {
-	workqueue.TypedDelayingInterface[T]
-	Clock clock.WithTicker
+// Waiting holds items until their time comes. It is not safe for concurrent use: in client-go
+// only the background loop touches it.
+type Waiting[T comparable] struct {
+	heap   waitHeap[T]       // the entry that is ready first at the root, heap[0]
+	byItem map[T]*waiting[T] // each waiting item's entry, to find it when it is added again
 }
 
-// Exercise 3a: a Schedule whose delaying queue runs on clk.
-func NewSchedule[T comparable](clk clock.WithTicker) *Schedule[T] {
-	queue := workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[T]{Clock: clk})
-	return &Schedule[T]{TypedDelayingInterface: queue, Clock: clk}
+// NewWaiting returns an empty waiting room. This needs no edits.
+func NewWaiting[T comparable]() *Waiting[T] {
+	return &Waiting[T]{byItem: map[T]*waiting[T]{}}
 }
 
-// Exercise 3b: add item when the schedule's clock reaches at; a time already past means now.
-func (s *Schedule[T]) AddAt(item T, at time.Time) {
-	// The delay must be measured on the queue's own clock: the queue adds it to its Now.
-	// A negative delay (at is past) makes AddAfter add the item at once.
-	s.AddAfter(item, at.Sub(s.Clock.Now()))
+// Len is how many items are waiting. This needs no edits.
+func (w *Waiting[T]) Len() int { return len(w.heap) }
+
+// Exercise 3a: let item wait until readyAt. An item already waiting keeps the earlier of its
+// two times.
+func (w *Waiting[T]) Add(item T, readyAt time.Time) {
+	if entry, ok := w.byItem[item]; ok {
+		if readyAt.Before(entry.readyAt) {
+			entry.readyAt = readyAt
+			// The entry moved earlier: it may now belong nearer the root.
+			heap.Fix(&w.heap, entry.index)
+		}
+		return
+	}
+	entry := &waiting[T]{item: item, readyAt: readyAt}
+	heap.Push(&w.heap, entry)
+	w.byItem[item] = entry
+}
+
+// Exercise 3b: remove every item that is due at now (its time is not after now) and return
+// them, earliest first.
+func (w *Waiting[T]) PopReady(now time.Time) []T {
+	var ready []T
+	for len(w.heap) > 0 && !w.heap[0].readyAt.After(now) {
+		entry := heap.Pop(&w.heap).(*waiting[T])
+		// Gone from the map too, so that the item can be added again later.
+		delete(w.byItem, entry.item)
+		ready = append(ready, entry.item)
+	}
+	return ready
+}
+
+// Exercise 3c: when the earliest waiting item becomes ready, and false if nothing waits. The
+// loop sets its timer for this time.
+func (w *Waiting[T]) NextReadyAt() (time.Time, bool) {
+	if len(w.heap) == 0 {
+		return time.Time{}, false
+	}
+	return w.heap[0].readyAt, true
 }

@@ -26,14 +26,21 @@ import (
 //   - AddRateLimited(item) when sync failed: the item comes back after the rate limiter's
 //     delay, which grows with each failure, instead of spinning in a hot loop.
 
+// A panic in sync is a bug: let it go on, do not recover it here. In a controller the worker
+// runs under wait.UntilWithContext, whose crash handler (utilruntime.HandleCrashWithContext)
+// logs it and, by default, crashes the program; a caller that recovers instead (as
+// controller-runtime does) goes on using the queue. Either way the item must not stay marked
+// as being processed, so Done must run even when sync panics.
+
 // MaxRetries is how many times a failing item is retried (after its first try) before the
 // worker gives up on it. An informer event or a resync will bring the item back later.
 const MaxRetries = 5
 
 // ProcessNextItem takes the next item off queue, hands it to sync, and tells the queue how it
 // went: Forget on success; on failure AddRateLimited while queue.NumRequeues(item) is below
-// MaxRetries, else Forget (give up). It always calls Done. It returns false only when the
-// queue has shut down, which tells the worker to stop.
+// MaxRetries, else Forget (give up). It always calls Done, even when sync panics (and it lets
+// the panic go on). It returns false only when the queue has shut down, which tells the worker
+// to stop.
 func ProcessNextItem[T comparable](ctx context.Context, queue workqueue.TypedRateLimitingInterface[T], sync func(context.Context, T) error) bool {
 	// Get blocks until an item is ready. After ShutDown it still hands out what is queued,
 	// and says "shutdown" once the queue is empty.
