@@ -18,10 +18,13 @@ var someDay = time.Date(2031, time.March, 14, 9, 0, 0, 0, time.UTC)
 // every timer set on it.
 //
 // Why the reports: a delaying queue keeps waiting items in a heap, and its background loop
-// sets one timer, for the earliest. That loop runs in its own goroutine, so right after
-// AddAfter the item may not be in the heap yet. Waiting for the timer the loop sets tells the
-// spec the item is there and the queue is waiting for it; only then does Step land where the
-// spec expects.
+// (waitingLoop in client-go's util/workqueue/delaying_queue.go) runs in its own goroutine, so
+// right after AddAfter the item may not be in the heap yet. At the end of each pass, if items
+// are waiting, the loop sets a timer for the earliest one (client-go v0.37 makes a new timer
+// each pass; a timer Reset is reported too, should a later version reuse one), then blocks
+// until the timer fires, an item arrives, or its heartbeat ticks (every 10 s: no spec steps
+// that far). So the timer tells the spec that the item is in the heap and the loop is
+// blocked, waiting that long for it: only then does Step land where the spec expects.
 type timerClock struct {
 	*testingclock.FakeClock
 	timers chan time.Duration
@@ -35,7 +38,19 @@ func newTimerClock() *timerClock {
 func (c *timerClock) NewTimer(d time.Duration) clock.Timer {
 	timer := c.FakeClock.NewTimer(d)
 	c.timers <- d
-	return timer
+	return reportingTimer{Timer: timer, timers: c.timers}
+}
+
+// reportingTimer reports a Reset like a new timer.
+type reportingTimer struct {
+	clock.Timer
+	timers chan<- time.Duration
+}
+
+func (t reportingTimer) Reset(d time.Duration) bool {
+	active := t.Timer.Reset(d)
+	t.timers <- d
+	return active
 }
 
 // awaitTimer waits until the queue has set its next timer and returns how long that timer

@@ -104,7 +104,8 @@ func expectNextReadyAt(waiting *queues.Waiting[string], want time.Time, descript
 	GinkgoHelper()
 	next, ok := waiting.NextReadyAt()
 	Expect(ok).To(BeTrue(), "items are waiting, so NextReadyAt should say true")
-	Expect(next.Sub(someDay)).To(Equal(want.Sub(someDay)), description)
+	// Compared as text, such as "1s", which reads better than nanoseconds in a failure.
+	Expect(next.Sub(someDay).String()).To(Equal(want.Sub(someDay).String()), description)
 }
 
 // popModel does what PopReady should, on a map from each waiting item to its time: it removes

@@ -42,7 +42,7 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 				delays := whenTimes(limiter, "a", 100)
 				for failure, delay := range delays {
 					Expect(delay).To(And(BeNumerically(">=", base), BeNumerically("<=", 1000*time.Second)),
-						"with base %v and max 1000 s, failure %d waits %v: past some 30 doublings base × 2^n no longer fits in an int64 of nanoseconds; compare against the maximum before it overflows", base, failure+1, delay)
+						"with base %v and max 1000 s, failure %d waits %v: base × 2^n overflows an int64 of nanoseconds (for a 1 s base, from n = 34); compare against the maximum in a type that does not wrap around", base, failure+1, delay)
 				}
 				Expect(delays[99]).To(Equal(1000*time.Second), "after 100 failures the item waits the maximum")
 			}
