@@ -88,8 +88,8 @@ func (g *Gate) Open() {
 	}
 }
 
-// wait blocks while the gate is closed, or until ctx ends.
-func (g *Gate) wait(ctx context.Context) error {
+// wait blocks while the gate is closed, until ctx ends or abort is closed (a nil abort never is).
+func (g *Gate) wait(ctx context.Context, abort <-chan struct{}) error {
 	g.mu.Lock()
 	opened := g.opened
 	g.mu.Unlock()
@@ -98,6 +98,8 @@ func (g *Gate) wait(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-abort:
+		return io.ErrClosedPipe
 	}
 }
 
@@ -110,12 +112,12 @@ func (g *Gate) Guarding(cfg *rest.Config, resource string) *rest.Config {
 			if !isListOrWatch(r, resource) {
 				return rt.RoundTrip(r)
 			}
-			if err := g.wait(r.Context()); err != nil {
+			if err := g.wait(r.Context(), nil); err != nil {
 				return nil, err
 			}
 			resp, err := rt.RoundTrip(r)
 			if err == nil && r.URL.Query().Get("watch") == "true" {
-				resp.Body = &gatedBody{ReadCloser: resp.Body, gate: g, ctx: r.Context()}
+				resp.Body = &gatedBody{ReadCloser: resp.Body, gate: g, ctx: r.Context(), closed: make(chan struct{})}
 			}
 			return resp, err
 		})
@@ -129,19 +131,27 @@ func isListOrWatch(r *http.Request, resource string) bool {
 	return r.Method == http.MethodGet && path.Base(r.URL.Path) == resource
 }
 
-// gatedBody hands on what a watch received only while the gate is open.
+// gatedBody hands on what a watch received only while the gate is open. Closing it (a
+// stopping informer does) ends a Read that waits at the gate.
 type gatedBody struct {
 	io.ReadCloser
-	gate *Gate
-	ctx  context.Context
+	gate      *Gate
+	ctx       context.Context
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 func (b *gatedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if waitErr := b.gate.wait(b.ctx); waitErr != nil {
+	if waitErr := b.gate.wait(b.ctx, b.closed); waitErr != nil {
 		return 0, waitErr
 	}
 	return n, err
+}
+
+func (b *gatedBody) Close() error {
+	b.closeOnce.Do(func() { close(b.closed) })
+	return b.ReadCloser.Close()
 }
 
 // consistentlyBriefly is how long a spec watches for something that must not happen yet.

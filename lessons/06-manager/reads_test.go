@@ -89,14 +89,22 @@ var _ = Describe("Exercise 2: the cached client and the API reader", harness.Exe
 			done <- result{cm, err}
 		}()
 
+		const tooEarly = "CreateAndRead returned while its cache could not have seen the new ConfigMap (the spec holds the watch back): wait until ReadCached finds it"
 		var stored *corev1.ConfigMap
 		Eventually(func() error {
+			select {
+			case got := <-done:
+				if got.err != nil {
+					StopTrying("CreateAndRead failed: " + got.err.Error()).Now()
+				}
+				StopTrying(tooEarly).Now()
+			default:
+			}
 			var err error
 			stored, err = cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "fresh", metav1.GetOptions{})
 			return err
 		}).WithContext(ctx).Should(Succeed(), "CreateAndRead should create the ConfigMap %s/fresh", ns)
-		Consistently(done).WithTimeout(consistentlyBriefly).ShouldNot(Receive(),
-			"CreateAndRead returned while its cache could not have seen the new ConfigMap (the spec holds the watch back): wait until ReadCached finds it")
+		Consistently(done).WithTimeout(consistentlyBriefly).ShouldNot(Receive(), tooEarly)
 
 		gate.Open()
 		var got result

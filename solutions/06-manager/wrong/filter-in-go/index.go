@@ -1,0 +1,77 @@
+// Wrong (exercise 3): PodsUsingConfigMap lists every Pod of the namespace and filters them in Go instead of asking the index.
+// The answer is right, but each call deep-copies every Pod of the namespace out of the cache
+// and scans them all; a controller asking on every ConfigMap event in a large namespace spends
+// its time copying. The index answers from a map, and nothing here notices it is missing.
+
+package managers
+
+import (
+	"context"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+)
+
+// UsesConfigMapField names the field index of exercise 3: the names of the ConfigMaps a Pod
+// uses. It is not a field of the Pod: it is computed from the Pod by your index function, and
+// a List asks for it with client.MatchingFields{UsesConfigMapField: "settings"}.
+const UsesConfigMapField = "usesConfigMap"
+
+// Exercise 3a: a field index on the manager's cache: for each Pod, the names of the
+// ConfigMaps it uses, through a volume (Volumes[].ConfigMap), through envFrom
+// (Containers[].EnvFrom[].ConfigMapRef) or through one variable
+// (Containers[].Env[].ValueFrom.ConfigMapKeyRef).
+//
+// This is the indexer of lesson 03 (cache.Indexers on a SharedIndexInformer), wrapped:
+// controller-runtime registers your function on the Pod informer, and its cache answers a
+// List with a field selector from that index, without asking the API server. The server could
+// not answer it anyway: it supports only a few built-in field selectors per kind.
+//
+// Register indexes before the manager starts, so no List finds them missing.
+func IndexPodsByConfigMap(ctx context.Context, mgr manager.Manager) error {
+	return mgr.GetFieldIndexer().IndexField(ctx, &corev1.Pod{}, UsesConfigMapField, func(obj client.Object) []string {
+		return configMapsUsedBy(obj.(*corev1.Pod))
+	})
+}
+
+// configMapsUsedBy returns the names of the ConfigMaps a Pod's volumes and containers use.
+// A name may appear twice; the index keeps the Pod once under it.
+func configMapsUsedBy(pod *corev1.Pod) []string {
+	var names []string
+	for _, v := range pod.Spec.Volumes {
+		if v.ConfigMap != nil {
+			names = append(names, v.ConfigMap.Name)
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		for _, from := range c.EnvFrom {
+			if from.ConfigMapRef != nil {
+				names = append(names, from.ConfigMapRef.Name)
+			}
+		}
+		for _, env := range c.Env {
+			if env.ValueFrom != nil && env.ValueFrom.ConfigMapKeyRef != nil {
+				names = append(names, env.ValueFrom.ConfigMapKeyRef.Name)
+			}
+		}
+	}
+	return names
+}
+
+// Exercise 3b: the Pods of one namespace that use a ConfigMap, answered from the cache's index.
+// A controller that reacts to ConfigMap changes asks exactly this to find the Pods to act on.
+func PodsUsingConfigMap(ctx context.Context, reader client.Reader, namespace, configMap string) ([]corev1.Pod, error) {
+	var pods corev1.PodList
+	if err := reader.List(ctx, &pods, client.InNamespace(namespace)); err != nil {
+		return nil, err
+	}
+	var using []corev1.Pod
+	for _, pod := range pods.Items {
+		if slices.Contains(configMapsUsedBy(&pod), configMap) {
+			using = append(using, pod)
+		}
+	}
+	return using, nil
+}
