@@ -17,10 +17,10 @@ import (
 var _ = Describe("Exercise 4: external triggers with source.Channel", harness.Exercise(4), func() {
 	// pingController starts a controller that watches nothing but the pings (through the
 	// learner's WatchPings), and returns the channel to send them on.
-	pingController := func(ctx SpecContext, ns string, rec *harness.ReconcileRecorder) chan<- event.TypedGenericEvent[mirror.Ping] {
+	pingController := func(ctx SpecContext, ns string, workers int, rec *harness.ReconcileRecorder) chan<- event.TypedGenericEvent[mirror.Ping] {
 		GinkgoHelper()
 		mgr := newManager(cluster.Config, ns)
-		c, err := controller.New("lesson07-pings", mgr, controller.Options{Reconciler: rec})
+		c, err := controller.New("lesson07-pings", mgr, controller.Options{Reconciler: rec, MaxConcurrentReconciles: workers})
 		Expect(err).NotTo(HaveOccurred())
 		pings := make(chan event.TypedGenericEvent[mirror.Ping])
 		Expect(mirror.WatchPings(c, pings)).To(Succeed())
@@ -31,7 +31,7 @@ var _ = Describe("Exercise 4: external triggers with source.Channel", harness.Ex
 	It("reconciles the ConfigMap each ping names, and drops pings that name none", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
 		rec := harness.RecordReconciles(nil)
-		pings := pingController(ctx, ns, rec)
+		pings := pingController(ctx, ns, 1, rec)
 
 		send(ctx, pings, mirror.Ping{Namespace: ns, Name: "a"})
 		send(ctx, pings, mirror.Ping{Namespace: ns, Name: "b"})
@@ -56,16 +56,19 @@ var _ = Describe("Exercise 4: external triggers with source.Channel", harness.Ex
 			}
 			return reconcile.Result{}, nil
 		}))
-		pings := pingController(ctx, ns, rec)
+		pings := pingController(ctx, ns, 2, rec)
 
 		send(ctx, pings, mirror.Ping{Namespace: ns, Name: "slow"})
 		Eventually(rec.Running).WithContext(ctx).Should(Equal(1), "the ping for %s was never reconciled", slow)
 		for range 5 {
 			send(ctx, pings, mirror.Ping{Namespace: ns, Name: "slow"})
 		}
-		close(release)
+		// The channel's events are handled in order: once the second worker has reconciled the
+		// marker, the 5 pings before it are in the queue.
 		send(ctx, pings, mirror.Ping{Namespace: ns, Name: "marker"})
 		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/marker"), "the ping for %s/marker was never reconciled", ns)
+		Expect(rec.StartedFor(slow)).To(Equal(1), "%s was reconciled twice at once, or its pings bypassed the queue", slow)
+		close(release)
 		Eventually(func() int { return rec.CountFor(slow) }).WithContext(ctx).Should(Equal(2),
 			"5 pings came while %s was being reconciled: the queue keeps one request per key, so that is one more reconcile after the first (enqueue through the controller's queue; never call Reconcile yourself)", slow)
 		Expect(rec.MaxConcurrentPerKey()).To(Equal(1), "two reconciles of one key ran at once")
