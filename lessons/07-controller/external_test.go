@@ -23,7 +23,7 @@ var _ = Describe("Exercise 4: external triggers with source.Channel", harness.Ex
 		c, err := controller.New("lesson07-pings", mgr, controller.Options{Reconciler: rec, MaxConcurrentReconciles: workers})
 		Expect(err).NotTo(HaveOccurred())
 		pings := make(chan event.TypedGenericEvent[mirror.Ping])
-		Expect(mirror.WatchPings(c, pings)).To(Succeed())
+		Expect(mirror.WatchPings(c, pings)).To(Succeed(), "WatchPings failed")
 		harness.StartManager(ctx, mgr)
 		return pings
 	}

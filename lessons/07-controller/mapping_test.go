@@ -36,7 +36,7 @@ var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise
 		// The controller watches nothing but Namespaces: every reconcile comes from the map.
 		c, err := controller.New("lesson07-namespaces", mgr, controller.Options{Reconciler: rec})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(mirror.WatchNamespaces(ctx, mgr, c)).To(Succeed())
+		Expect(mirror.WatchNamespaces(ctx, mgr, c)).To(Succeed(), "WatchNamespaces failed")
 		harness.StartManager(ctx, mgr)
 
 		var indexed corev1.ConfigMapList
