@@ -45,7 +45,7 @@ func Decode(s *runtime.Scheme, data []byte) (runtime.Object, error) {
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {
 	// The Scheme says which group version obj's type belongs to (exercise 1's second map).
-	gvks, _, err := s.ObjectKinds(obj)
+	_, _, err := s.ObjectKinds(obj)
 	if err != nil {
 		return nil, err
 	}
