@@ -1,7 +1,8 @@
 // Wrong (exercise 3): it resets the mapper before every lookup, so every lookup reads discovery again.
-// The answer is always fresh, but each lookup costs a full round of discovery requests (one per
-// group version): dozens of requests for every object a controller touches, and a load the
-// API server feels with many controllers. Reset only on a no-match.
+// The answer is always fresh, but each lookup costs a full round of discovery requests (two with
+// aggregated discovery, two plus one per group version without it) for every object a
+// controller touches: a load the API server feels with many controllers. Reset only on a
+// no-match.
 
 package gvkgvr
 

@@ -88,8 +88,8 @@ func PreferredVersion(ctx context.Context, dc discovery.DiscoveryInterfaceWithCo
 
 // Exercise 4c: a discovery client that caches on disk, as kubectl's does.
 //
-// Discovery is a round of requests (two with aggregated discovery, one per group version
-// without it) and its answer rarely changes, so kubectl keeps it on disk for hours:
+// Discovery is a round of requests (two with aggregated discovery; without it, two plus one
+// per group version) and its answer rarely changes, so kubectl keeps it on disk for hours:
 // ~/.kube/cache/discovery holds the parsed answers, ~/.kube/cache/http the raw HTTP
 // responses. Keep them the same way under cacheDir: cacheDir/discovery and cacheDir/http.
 //

@@ -1,7 +1,8 @@
 // Wrong (exercise 2): it deletes with empty DeleteOptions and relies on the server's default propagation policy.
-// The default depends on the resource and its API version (apps/v1 Deployments happen to
-// default to deleting their dependents; some older APIs orphaned them), and a reader of the
-// code cannot tell what was meant. The exercise asks for Background: say it.
+// The default is each resource's own: apps/v1 Deployments delete their dependents, but batch/v1
+// Jobs and v1 ReplicationControllers orphan theirs, for backward compatibility. Code that says
+// nothing does something different for each kind, and its reader cannot tell what was meant.
+// The exercise asks for Background: say it.
 
 package clients
 
