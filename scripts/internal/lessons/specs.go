@@ -212,12 +212,13 @@ func (res Result) Exercises() []Exercise {
 }
 
 // briefly keeps the first three lines of a failure message that say something: Gomega's
-// type annotations ("<*errors.errorString | 0xc000...>:") and struct dumps are dropped.
+// type annotations ("<*errors.errorString | 0xc000...>: ") are cut off the values they
+// introduce, and struct dumps are dropped.
 func briefly(msg string) string {
 	var kept []string
 	inDump := false
 	for _, line := range strings.Split(msg, "\n") {
-		line = strings.TrimSpace(line)
+		line = withoutTypeAnnotation(strings.TrimSpace(line))
 		switch {
 		case strings.HasPrefix(line, "{"):
 			inDump = !strings.HasSuffix(line, "}")
@@ -225,7 +226,7 @@ func briefly(msg string) string {
 		case inDump:
 			inDump = !strings.HasPrefix(line, "}")
 			continue
-		case line == "" || strings.HasPrefix(line, "<"):
+		case line == "":
 			continue
 		}
 		if kept = append(kept, line); len(kept) == 3 {
@@ -233,4 +234,19 @@ func briefly(msg string) string {
 		}
 	}
 	return strings.Join(kept, " ")
+}
+
+// withoutTypeAnnotation turns Gomega's `<string>: /api/v1` into `/api/v1`; a line that is only
+// an annotation becomes empty.
+func withoutTypeAnnotation(line string) string {
+	if !strings.HasPrefix(line, "<") {
+		return line
+	}
+	if end := strings.Index(line, ">: "); end >= 0 {
+		return strings.TrimSpace(line[end+3:])
+	}
+	if strings.HasSuffix(line, ">:") || strings.HasSuffix(line, ">") {
+		return ""
+	}
+	return line
 }
