@@ -107,7 +107,7 @@ var _ = Describe("Exercise 5: Result, errors and workers", harness.Exercise(5), 
 			outcomes.script("invalid", fmt.Errorf("target %q: %w", "Team_A", mirror.ErrInvalidTarget), nil)
 			trigger("invalid")
 			invalid := key(ns, "invalid")
-			Eventually(func() int { return rec.CountFor(invalid) }).WithContext(ctx).Should(Equal(1), "the request was never reconciled")
+			Eventually(func() int { return rec.CountFor(invalid) }).WithContext(ctx).ShouldNot(BeZero(), "the request was never reconciled")
 			// A retry would come FastRetryBase later; watch for many times that.
 			Consistently(func() int { return rec.CountFor(invalid) }).WithContext(ctx).WithTimeout(20*harness.FastRetryBase).Should(Equal(1),
 				"a terminal error was retried: wrap it with reconcile.TerminalError")
