@@ -211,9 +211,9 @@ func (res Result) Exercises() []Exercise {
 	return list
 }
 
-// briefly keeps the first three lines of a failure message that say something: Gomega's
-// type annotations ("<*errors.errorString | 0xc000...>: ") are cut off the values they
-// introduce, and struct dumps are dropped.
+// briefly keeps the first four lines of a failure message that say something, enough for
+// "Expected A to equal B": Gomega's type annotations ("<*errors.errorString | 0xc000...>: ")
+// are cut off the values they introduce, and struct dumps are dropped.
 func briefly(msg string) string {
 	var kept []string
 	inDump := false
@@ -229,7 +229,7 @@ func briefly(msg string) string {
 		case line == "":
 			continue
 		}
-		if kept = append(kept, line); len(kept) == 3 {
+		if kept = append(kept, line); len(kept) == 4 {
 			break
 		}
 	}
