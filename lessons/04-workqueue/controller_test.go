@@ -131,7 +131,10 @@ func startController(ctx context.Context, ns string, workers int, api *apiRecord
 	}()
 	DeferCleanup(func(cleanupCtx SpecContext) {
 		cancel()
-		Eventually(running.stopped).WithContext(cleanupCtx).Should(BeClosed(), "Run did not return after its context was cancelled")
+		// A timeout shorter than the node's, so that a Run that never returns fails here, with
+		// this message, rather than by the node timing out.
+		Eventually(running.stopped).WithContext(cleanupCtx).WithTimeout(20*time.Second).Should(BeClosed(),
+			"Run did not return after its context was cancelled: once ctx is done, shut the queue down (so that every worker's Get returns) and wait for the workers")
 		factory.Shutdown()
 		running.expectCacheUntouched()
 	}, NodeTimeout(30*time.Second))
