@@ -3,6 +3,7 @@ package queues_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -160,7 +161,10 @@ func (r *runningController) eventually(ctx context.Context, check func(Gomega), 
 // cache in place.
 func (r *runningController) expectCacheUntouched() {
 	GinkgoHelper()
-	Expect(r.cache.mutated()).To(BeEmpty(), "the controller changed objects in the informer's cache in place, which every other reader of the cache shares: DeepCopy the ConfigMap from the lister before you change it")
+	if changes := r.cache.mutated(); len(changes) > 0 {
+		Fail("the controller changed objects in the informer's cache in place, which every other reader of the cache shares: DeepCopy the ConfigMap from the lister before you change it.\n" +
+			strings.Join(changes, "\n"))
+	}
 }
 
 // createConfigMap creates a ConfigMap with data, labelled for the controller if managed.
