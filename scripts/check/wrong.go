@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -46,23 +47,30 @@ type compiled struct {
 }
 
 // proveWrong proves each wrong solution of a lesson in name order, calling report as each is
-// judged. It builds the next test binary while the current one runs: building (mostly linking)
-// costs more than running one exercise's specs, and the two overlap well on two cores.
+// judged. Building a test binary (mostly linking) costs more than running one exercise's specs,
+// so one build per CPU runs ahead of the binary being run; at most that many binaries wait on
+// disk at a time.
 func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, report func(proof)) []proof {
 	dir := filepath.Join(scratch, "wrong", l.Name)
-	builds := make(chan compiled, 1)
+	ahead := make(chan struct{}, runtime.NumCPU()+1) // builds running or waiting, plus the one being run
+	builds := make([]chan compiled, len(list))
+	for i := range builds {
+		builds[i] = make(chan compiled, 1)
+	}
 	go func() {
-		defer close(builds)
-		for _, w := range list {
-			builds <- compileWrong(ctx, dir, l, w)
+		for i, w := range list {
+			ahead <- struct{}{}
+			go func() { builds[i] <- compileWrong(ctx, dir, l, w) }()
 		}
 	}()
 	var proofs []proof
-	for b := range builds {
+	for i := range list {
+		b := <-builds[i]
 		p := judge(ctx, scratch, dir, l, b)
 		if b.binary != "" {
 			_ = os.Remove(b.binary)
 		}
+		<-ahead
 		proofs = append(proofs, p)
 		report(p)
 	}
@@ -244,7 +252,7 @@ func testWrong(ctx context.Context, root, scratch, name, only string) (bool, err
 			n++
 		}
 	}
-	fmt.Printf("\nwrong solutions: %d of %d caught (%.1fs in all; builds %.1fs and specs %.1fs, overlapped)\n",
+	fmt.Printf("\nwrong solutions: %d of %d caught (%.1fs in all; builds %.1fs and specs %.1fs, overlapped: builds run in parallel)\n",
 		n, len(proofs), time.Since(start).Seconds(), build.Seconds(), run.Seconds())
 	if only == "" {
 		for _, s := range tooFew(list, exercisesWithTODO(l)) {
