@@ -70,10 +70,16 @@ var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exe
 
 		// Someone edits one mirror by hand: the next reconcile puts it back, whatever event
 		// brought it (level-based: it looks at the state, not at what happened).
-		change(ctx, key(teamA, "settings"), func(cm *corev1.ConfigMap) { cm.Data["greeting"] = "tampered" })
+		// The same person also labels the mirror: labels are not the mirror's business.
+		change(ctx, key(teamA, "settings"), func(cm *corev1.ConfigMap) {
+			cm.Data["greeting"] = "tampered"
+			cm.Labels = map[string]string{"team": "a"}
+		})
 		writes.Reset()
 		reconcileOnce(ctx, "settings")
-		Expect(get(ctx, teamA, "settings").Data).To(HaveKeyWithValue("greeting", "bonjour"), "a mirror edited by hand should be set back to the source's data")
+		restored := get(ctx, teamA, "settings")
+		Expect(restored.Data).To(HaveKeyWithValue("greeting", "bonjour"), "a mirror edited by hand should be set back to the source's data")
+		Expect(restored.Labels).To(HaveKeyWithValue("team", "a"), "the update wiped a label someone put on the mirror: update a copy of the mirror you read (it keeps its other fields and its resourceVersion), not a new object")
 		Expect(writes.Sent()).To(HaveLen(1), "only the edited mirror differed, so one write was needed; Reconcile sent %v", writes.Sent())
 	}, SpecTimeout(harness.Timeout))
 
