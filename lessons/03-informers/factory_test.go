@@ -76,10 +76,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 			_, err := informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, ns, pickSelector, rec)
 			returned <- err
 		}()
-		Eventually(held).WithContext(ctx).Should(BeClosed(), "the handler was never told about 'picked': is StartConfigMapInformer running the informer with your handler?")
-		// The cache has synced by now: the informer fills it before it notifies handlers.
-		Consistently(returned).WithContext(ctx).ShouldNot(Receive(),
-			"StartConfigMapInformer returned while its handler was still busy with the initial list: the cache had synced, the handler had not; wait for the registration's HasSyncedChecker too")
+		expectWaitingWhileHeld(ctx, "StartConfigMapInformer", held, returned)
 		release()
 		var err error
 		Eventually(returned).WithContext(ctx).Should(Receive(&err), "StartConfigMapInformer should return once the handler has finished the initial list")

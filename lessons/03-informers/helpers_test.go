@@ -2,6 +2,7 @@ package informers_test
 
 import (
 	"context"
+	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -49,6 +50,31 @@ func deleteConfigMap(ctx context.Context, namespace, name string) {
 // setValue is an updateConfigMap change.
 func setValue(value string) func(*corev1.ConfigMap) {
 	return func(cm *corev1.ConfigMap) { cm.Data = map[string]string{"value": value} }
+}
+
+// expectWaitingWhileHeld checks that the function under test, started in a goroutine that
+// sends its error to returned, waits for a handler held by informers.HoldRecords: first the
+// handler must be told about an object of the initial list (held closes) before the function
+// returns, then the function must not return while the handler stays busy. The informer fills
+// its cache before it notifies handlers, so by then the cache has synced: only a function that
+// waits for its handler's registration is still waiting.
+func expectWaitingWhileHeld(ctx context.Context, what string, held <-chan struct{}, returned chan error) {
+	GinkgoHelper()
+	Eventually(func() bool {
+		select {
+		case <-held:
+			return true
+		default:
+			return len(returned) > 0
+		}
+	}).WithContext(ctx).Should(BeTrue(), "%s neither returned nor told its handler about what already exists", what)
+	select {
+	case <-held:
+	default:
+		Fail(fmt.Sprintf("%s returned (error: %v) before its handler had been told about what already exists: it should return only once the handler has caught up with the initial list", what, <-returned))
+	}
+	Consistently(returned).WithContext(ctx).ShouldNot(Receive(),
+		"%s returned while its handler was still busy with the initial list: the cache had synced, the handler had not; wait for the registration's HasSyncedChecker too", what)
 }
 
 // names returns the names of objects, for readable failure messages.

@@ -78,9 +78,7 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 				defer GinkgoRecover()
 				returned <- informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web", rec)
 			}()
-			Eventually(held).WithContext(ctx).Should(BeClosed(), "no handler recorded %q for what the namespace already holds: are both informers started, with the selector app=web?", strings.TrimSpace(slow))
-			Consistently(returned).WithContext(ctx).ShouldNot(Receive(),
-				"CountDeploymentEvents returned while the handler that records %q was still busy with its initial list: wait for each registration's HasSyncedChecker", strings.TrimSpace(slow))
+			expectWaitingWhileHeld(ctx, "CountDeploymentEvents (with the handler that records \""+strings.TrimSpace(slow)+"\" slow)", held, returned)
 			release()
 			var err error
 			Eventually(returned).WithContext(ctx).Should(Receive(&err), "CountDeploymentEvents should return once both handlers have finished their initial lists")
