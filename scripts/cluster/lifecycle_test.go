@@ -52,7 +52,8 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 
 	It("keeps the kubeconfig and every private key readable by the owner only", func() {
 		keys, _ := filepath.Glob(filepath.Join(scratchDir, "pki", "*.key"))
-		Expect(keys).To(HaveLen(7), "want keys for the CA, the apiserver, service accounts, admin and 3 components")
+		Expect(keys).To(HaveLen(12), "want keys for 2 CAs (cluster, etcd), 3 servers (apiserver, kubelet, etcd), "+
+			"service accounts, admin, 3 components and the apiserver's 2 clients (kubelet, etcd)")
 		for _, f := range append(keys, scratchKubeconfig()) {
 			info, err := os.Stat(f)
 			Expect(err).NotTo(HaveOccurred())
@@ -75,6 +76,8 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		_, err = cs.CoreV1().Namespaces().List(context.Background(), metav1.ListOptions{})
 		Expect(err).To(MatchError(ContainSubstring("Unauthorized")))
 	})
+
+	itExposesNothingToTheNetwork()
 
 	itRunsRealWorkloads()
 

@@ -1,6 +1,7 @@
 // Package localcluster runs the workshop's embedded cluster: the real upstream etcd,
-// kube-apiserver, kube-controller-manager, kube-scheduler and one kubemark hollow node, built from
-// source, started on 127.0.0.1 with TLS and RBAC, and kept under .cluster/.
+// kube-apiserver, kube-controller-manager and kube-scheduler, and one hollow node (a kubelet with
+// kubemark's fake runtime), built from source, started on 127.0.0.1 with TLS, client
+// certificates and RBAC, and kept under .cluster/.
 package localcluster
 
 import (
@@ -67,11 +68,13 @@ func (c *Cluster) Up(ctx context.Context) error {
 }
 
 func (c *Cluster) makeDirs() error {
-	for _, dir := range []string{"logs", "pki", "data", "local/run", "local/node-tmp"} {
+	for _, dir := range []string{"logs", "pki", "data", "local/run"} {
 		if err := os.MkdirAll(c.path(dir), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", c.path(dir), err)
 		}
 	}
+	// kubemark's hollow node used local/node-tmp, readable by all; its successor is local/node.
+	_ = os.RemoveAll(c.path("local", "node-tmp"))
 	return os.Chmod(c.path("pki"), 0o700)
 }
 
@@ -84,9 +87,12 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 	if err := c.writeKubeconfigs(ports); err != nil {
 		return err
 	}
-	// The hollow node makes a fresh root folder per start; old ones are of no use.
-	_ = os.RemoveAll(c.path("local", "node-tmp"))
-	_ = os.MkdirAll(c.path("local", "node-tmp"), 0o755)
+	// The hollow node makes a fresh root folder per start; old ones are of no use. Its sockets
+	// live there, so only the learner may open it.
+	_ = os.RemoveAll(c.nodeDir())
+	if err := os.MkdirAll(c.nodeDir(), 0o700); err != nil {
+		return err
+	}
 	begin := time.Now()
 	for _, comp := range c.components(ports) {
 		proc, started := c.process(comp.name), time.Now()
@@ -95,6 +101,11 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 		}
 		if err := c.waitReady(ctx, proc, c.readyCheck(comp.name, ports, started), readyTimeouts[comp.name]); err != nil {
 			return fmt.Errorf("%w\nThe data is kept; fix the cause and run `make cluster` again", err)
+		}
+		if comp.name == "kube-apiserver" {
+			if err := c.grantKubeletAccess(ctx); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(c.Out, "  %-24s ready after %.1fs\n", comp.name, time.Since(begin).Seconds())
 	}
