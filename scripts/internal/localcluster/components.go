@@ -129,13 +129,14 @@ func (c *Cluster) controlPlaneClientArgs(id identity, port int, certDir string) 
 // hollowNode is a real kubelet with kubemark's fake container runtime, run by our own small
 // program (build/kube/hollownode): it registers a Node, accepts the Pods the scheduler binds to
 // it and reports them Running, without running containers. It listens on 127.0.0.1 over TLS and
-// lets no one in without credentials. Its root folder and the runtime's socket live under
-// TMPDIR, which points at a folder only the learner can open.
+// lets no one in without credentials. Its state and sockets live in a folder only the learner
+// can open.
 func (c *Cluster) hollowNode(p Ports) component {
 	pki := c.path("pki")
 	return component{name: "hollow-node", bin: "hollow-node", args: []string{
 		"--name=" + NodeName,
 		"--kubeconfig=" + c.componentKubeconfig(nodeIdentity),
+		"--root-dir=" + c.nodeDir(),
 		"--port=" + strconv.Itoa(p.Kubelet),
 		"--tls-cert-file=" + filepath.Join(pki, "kubelet.crt"),
 		"--tls-private-key-file=" + filepath.Join(pki, "kubelet.key"),
@@ -143,7 +144,7 @@ func (c *Cluster) hollowNode(p Ports) component {
 		"--max-pods=110",
 		"--node-labels=" + strings.Join([]string{"kubernetes.io/hostname=" + NodeName, "workshop.local/hollow=true"}, ","),
 		"--v=0",
-	}, env: []string{"TMPDIR=" + c.nodeDir()}}
+	}}
 }
 
 // nodeDir holds the hollow node's root folder and sockets; it is 0700.

@@ -4,15 +4,15 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
-	internalapi "k8s.io/cri-api/pkg/apis"
-	remote "k8s.io/cri-client/pkg"
-	fakeremote "k8s.io/cri-client/pkg/fake"
 	kubeletapp "k8s.io/kubernetes/cmd/kubelet/app"
+	kubeletoptions "k8s.io/kubernetes/cmd/kubelet/app/options"
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	cadvisortest "k8s.io/kubernetes/pkg/kubelet/cadvisor/testing"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
@@ -41,27 +41,6 @@ func newClients(kubeconfig string) (clients, error) {
 	return clients{main, heartbeat}, err
 }
 
-// fakeRuntime is kubemark's in-process CRI runtime, served on a unix socket, and the kubelet's
-// client for it.
-type fakeRuntime struct {
-	*fakeremote.RemoteRuntime
-	runtime internalapi.RuntimeService
-}
-
-func startFakeRuntime(ctx context.Context, socket string) (*fakeRuntime, error) {
-	endpoint := "unix://" + socket
-	fake := fakeremote.NewFakeRemoteRuntime()
-	if err := fake.Start(endpoint); err != nil {
-		return nil, fmt.Errorf("start the fake container runtime: %w", err)
-	}
-	rs, err := remote.NewRemoteRuntimeServiceBuilder().WithEndpoint(endpoint).WithConnectionTimeout(15 * time.Second).Build(ctx)
-	if err != nil {
-		fake.Stop()
-		return nil, fmt.Errorf("connect to the fake container runtime: %w", err)
-	}
-	return &fakeRuntime{RemoteRuntime: fake, runtime: rs}, nil
-}
-
 // newSafeKubelet takes kubemark's hollow kubelet and changes what decides who may reach it.
 func newSafeKubelet(ctx context.Context, o options, c clients, rt *fakeRuntime) (*kubemark.HollowKubelet, error) {
 	labels, err := parseLabels(o.labels)
@@ -71,6 +50,9 @@ func newSafeKubelet(ctx context.Context, o options, c clients, rt *fakeRuntime) 
 	flags, cfg := kubemark.GetHollowKubeletConfig(&kubemark.HollowKubeletOptions{
 		NodeName: o.name, KubeletPort: o.port, MaxPods: o.maxPods, NodeLabels: labels,
 	})
+	if err := useRootDir(flags, cfg, filepath.Join(o.rootDir, "kubelet")); err != nil {
+		return nil, err
+	}
 	secure(cfg, o)
 	// kubemark's node would advertise the machine's network address, which the API server
 	// cannot reach (the kubelet listens on 127.0.0.1 only) and which the kubelet refuses to
@@ -95,6 +77,21 @@ func newSafeKubelet(ctx context.Context, o options, c clients, rt *fakeRuntime) 
 	runCAReload(ctx.Done())
 	hk.KubeletDeps.Auth = auth
 	return hk, nil
+}
+
+// useRootDir moves the kubelet's folders (its state, the pod-resources and pods-API sockets,
+// static Pods, Pod logs) from the fresh folder kubemark made under /tmp into ours.
+func useRootDir(flags *kubeletoptions.KubeletFlags, cfg *kubeletconfig.KubeletConfiguration, root string) error {
+	_ = os.RemoveAll(flags.RootDirectory)
+	flags.RootDirectory = root
+	cfg.StaticPodPath = filepath.Join(root, "static-pods")
+	cfg.PodLogsDir = filepath.Join(root, "pod-logs")
+	for _, dir := range []string{cfg.StaticPodPath, cfg.PodLogsDir} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // secure sets the kubelet's listening and access fields, as on a kubeadm node, on top of

@@ -11,7 +11,10 @@
 //   - every request must carry a client certificate from that CA (or a token the API server
 //     accepts), and the API server decides, through a SubjectAccessReview, what the caller may do;
 //   - no read-only port, no host log files, no profiling;
-//   - the container runtime's socket lives in a folder only the learner can open.
+//   - its sockets (the container runtime's, the kubelet's) live in a folder only the learner can
+//     open;
+//   - `kubectl exec`, `attach`, `port-forward` and `logs` reach the node and say that it runs no
+//     containers (runtime.go).
 package main
 
 import (
@@ -20,7 +23,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -31,6 +33,7 @@ import (
 // options are the command-line flags; the cluster tool (scripts/internal/localcluster) sets them.
 type options struct {
 	kubeconfig string // the node's identity: system:node:<name> in group system:nodes
+	rootDir    string // the node's folder, mode 0700: kubelet state and every unix socket
 	name       string // the Node's name
 	port       int    // the kubelet's HTTPS port on 127.0.0.1
 	certFile   string // serving certificate for 127.0.0.1, signed by the cluster CA
@@ -43,6 +46,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig with the node's identity")
+	flag.StringVar(&o.rootDir, "root-dir", "", "the node's folder (mode 0700), for the kubelet's state and sockets")
 	flag.StringVar(&o.name, "name", "workshop-node", "the Node's name")
 	flag.IntVar(&o.port, "port", 10250, "the kubelet's HTTPS port on 127.0.0.1")
 	flag.StringVar(&o.certFile, "tls-cert-file", "", "the kubelet's serving certificate")
@@ -64,22 +68,19 @@ func main() {
 // run starts the fake runtime and the kubelet, then initializes the Node object, and blocks
 // until the cluster tool stops the process.
 func run(ctx context.Context, o options) error {
-	for _, f := range []string{o.kubeconfig, o.certFile, o.keyFile, o.clientCA} {
+	for _, f := range []string{o.kubeconfig, o.rootDir, o.certFile, o.keyFile, o.clientCA} {
 		if f == "" {
-			return fmt.Errorf("--kubeconfig, --tls-cert-file, --tls-private-key-file and --client-ca-file are required")
+			return fmt.Errorf("--kubeconfig, --root-dir, --tls-cert-file, --tls-private-key-file and --client-ca-file are required")
 		}
 	}
-	// kubemark makes the kubelet's root folder under TMPDIR; the cluster tool points TMPDIR at a
-	// folder only the learner can open, and we put the runtime's socket there too.
-	private := os.TempDir()
-	if err := requirePrivate(private); err != nil {
+	if err := requirePrivate(o.rootDir); err != nil {
 		return err
 	}
 	clients, err := newClients(o.kubeconfig)
 	if err != nil {
 		return err
 	}
-	runtime, err := startFakeRuntime(ctx, filepath.Join(private, "runtime.sock"))
+	runtime, err := startFakeRuntime(ctx, o.rootDir)
 	if err != nil {
 		return err
 	}
