@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"workshop.local/scripts/versions"
@@ -167,9 +168,13 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 })
 
 func adminClient() *kubernetes.Clientset {
+	return kubernetes.NewForConfigOrDie(adminConfig())
+}
+
+func adminConfig() *rest.Config {
 	cfg, err := clientcmd.BuildConfigFromFlags("", scratchKubeconfig())
 	Expect(err).NotTo(HaveOccurred())
-	return kubernetes.NewForConfigOrDie(cfg)
+	return cfg
 }
 
 func savedPorts() map[string]int {

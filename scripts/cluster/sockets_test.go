@@ -131,29 +131,44 @@ func parseProcAddr(s string) (net.IP, int) {
 	return net.IP(raw), int(port)
 }
 
-// expectPrivate fails unless a unix socket sits in a folder that only this user can open:
-// connecting to a unix socket needs search permission on its folder. An abstract socket
-// (@name) has no folder, so any process could connect: that fails too.
+// expectPrivate fails unless a unix socket sits below a folder that only this user can open:
+// connecting to a unix socket needs search permission on every folder above it, so one folder
+// of mode 0700 on the way closes it to other users. An abstract socket (@name) has no folder,
+// so any process could connect: that fails too.
 func expectPrivate(l listener) {
 	GinkgoHelper()
 	Expect(l.path).To(HavePrefix("/"), "%s: a socket without a path can be reached by any local process", l)
-	info, err := os.Stat(filepath.Dir(l.path))
-	Expect(err).NotTo(HaveOccurred())
-	Expect(info.Mode().Perm()&0o077).To(BeZero(), "%s: its folder has mode %v; want 0700", l, info.Mode().Perm())
-	Expect(info.Sys().(*syscall.Stat_t).Uid).To(Equal(uint32(os.Getuid())), "%s: its folder belongs to another user", l)
+	for dir := filepath.Dir(l.path); dir != "/"; dir = filepath.Dir(dir) {
+		info, err := os.Stat(dir)
+		Expect(err).NotTo(HaveOccurred())
+		if info.Mode().Perm()&0o077 == 0 && info.Sys().(*syscall.Stat_t).Uid == uint32(os.Getuid()) {
+			return
+		}
+	}
+	Fail(fmt.Sprintf("%s: no folder above it is closed to other users (mode 0700)", l))
 }
 
-// healthPaths answer anonymous requests on the controller-manager and the scheduler, and only
-// there: their delegated authentication cannot be told to refuse anonymous requests, and these
-// paths are always allowed, answering "ok" and nothing else.
-var healthPaths = []string{"/healthz", "/livez", "/readyz"}
+// anonymousPaths are what the controller-manager and the scheduler let through without
+// credentials, and only they. Their delegated authentication cannot be told to refuse anonymous
+// requests; the health paths are always allowed, and RBAC's bootstrap role
+// system:public-info-viewer lets everyone (system:unauthenticated included) GET /healthz, /livez,
+// /readyz and /version. Each answers "ok" where the program serves it and 404 where it does not.
+var anonymousPaths = map[string]bool{"/healthz": true, "/livez": true, "/readyz": true, "/version": true}
 
-var anonymousHealth = map[string]bool{"kube-controller-manager": true, "kube-scheduler": true}
+var healthy, notServed = answer{http.StatusOK, "ok"}, answer{http.StatusNotFound, "404 page not found"}
+
+type answer struct {
+	code int
+	body string
+}
+
+var anonymousAnswerers = map[string]bool{"kube-controller-manager": true, "kube-scheduler": true}
 
 // probePaths are what an intruder would ask: API objects, the kubelet's Pods and host logs,
 // configuration, metrics, profiles.
-var probePaths = append([]string{"/", "/api/v1/secrets", "/pods", "/runningpods/", "/logs/", "/configz",
-	"/metrics", "/debug/pprof/", "/containerLogs/kube-system/x/x", "/v3/kv/range", "/version", "/health"}, healthPaths...)
+var probePaths = []string{"/", "/api/v1/secrets", "/pods", "/runningpods/", "/logs/", "/configz", "/metrics",
+	"/stats/summary", "/debug/pprof/", "/containerLogs/kube-system/x/x", "/exec/kube-system/x/x?command=ls",
+	"/v3/kv/range", "/health", "/healthz", "/livez", "/readyz", "/version"}
 
 // anonymousClient presents no client certificate. It skips verifying the server's certificate
 // on purpose: the question is whether the server answers a stranger, not who the server is.
@@ -167,8 +182,10 @@ var anonymousClient = &http.Client{
 }
 
 // expectRefusesStrangers sends requests without credentials to a loopback TCP listener, over
-// plain HTTP and over TLS, and wants each refused: no TLS session, 401 or 403. Only the
-// health paths of the components in anonymousHealth may answer, and only with "ok".
+// plain HTTP and over TLS, and wants each refused: no TLS session, 401 or 403, or a bare 404
+// where nothing is served (the kubelet routes a request before it authenticates it, so a path
+// it does not serve is "404 page not found" for everyone). Only the components in
+// anonymousAnswerers answer the anonymousPaths, with "ok" or 404.
 func expectRefusesStrangers(l listener) {
 	GinkgoHelper()
 	Expect(l.ip.IsLoopback()).To(BeTrue(), "never send requests off this machine") // checked before, kept here as a guard
@@ -181,9 +198,11 @@ func expectRefusesStrangers(l listener) {
 		code, body, err = get("https://" + host + path)
 		switch {
 		case err != nil: // refused during the TLS handshake (no client certificate)
-		case anonymousHealth[l.component] && isHealthPath(path):
-			Expect(code).To(Equal(http.StatusOK), "%s %s", l, path)
-			Expect(body).To(Equal("ok"), "%s %s may say ok, and nothing more", l, path)
+		case anonymousAnswerers[l.component] && anonymousPaths[path]:
+			AddReportEntry("anonymous answer", fmt.Sprintf("%s %s: %d %q", l, path, code, body))
+			Expect(answer{code, body}).To(BeElementOf(healthy, notServed), "%s %s", l, path)
+		case code == http.StatusNotFound:
+			Expect(answer{code, body}).To(Equal(notServed), "%s %s", l, path)
 		default:
 			Expect(code).To(BeElementOf(http.StatusUnauthorized, http.StatusForbidden),
 				"%s answered an anonymous %s with %d: %q", l, path, code, body)
@@ -199,15 +218,6 @@ func get(url string) (int, string, error) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 	return resp.StatusCode, strings.TrimSpace(string(body)), nil
-}
-
-func isHealthPath(path string) bool {
-	for _, p := range healthPaths {
-		if p == path {
-			return true
-		}
-	}
-	return false
 }
 
 // itExposesNothingToTheNetwork is the proof that the cluster is closed to the room: no socket on
