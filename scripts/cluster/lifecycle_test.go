@@ -88,6 +88,19 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		Expect(pidOf("kube-apiserver")).To(Equal(before))
 	})
 
+	It("restarts a cluster that an older workspace started with other flags, keeping its data", func() {
+		pidFile := filepath.Join(scratchDir, "local", "run", "kube-scheduler.pid")
+		data, err := os.ReadFile(pidFile)
+		Expect(err).NotTo(HaveOccurred())
+		fields := strings.Fields(string(data))
+		Expect(fields).To(HaveLen(3), "pid, binary, fingerprint of program and flags")
+		// What a pid file written before the fingerprint existed looks like: pid and binary only.
+		Expect(os.WriteFile(pidFile, []byte(fields[0]+"\n"+fields[1]+"\n"), 0o644)).To(Succeed())
+		out := mustRun(5*time.Minute, "up")
+		Expect(out).NotTo(ContainSubstring("reusing"))
+		Expect(pidOf("kube-scheduler")).NotTo(Equal(fields[0]))
+	})
+
 	It("reports every component and the API in status", func() {
 		out := mustRun(time.Minute, "status")
 		for _, c := range components {

@@ -6,6 +6,7 @@ package localcluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -112,14 +113,26 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 	return nil
 }
 
-// Running reports whether every component runs and the API server answers /readyz.
+// Running reports whether every component runs, as this workspace would start it (same
+// program, flags and environment), and the API server answers /readyz. A cluster started by an
+// older version of the workspace is not running in this sense, so Up restarts it.
 func (c *Cluster) Running(ctx context.Context) bool {
-	for _, comp := range c.components(Ports{}) {
-		if c.process(comp.name).pid() == 0 {
+	for _, comp := range c.components(c.savedPorts()) {
+		proc := c.process(comp.name)
+		if proc.pid() == 0 || proc.startedWith() != fingerprint(c.Bins.Path(comp.bin), comp.args, comp.env) {
 			return false
 		}
 	}
 	return c.apiReady(ctx) == nil
+}
+
+// savedPorts are the ports the cluster was last started on (zero when it never was).
+func (c *Cluster) savedPorts() Ports {
+	var p Ports
+	if data, err := os.ReadFile(c.path("local", "ports.json")); err == nil {
+		_ = json.Unmarshal(data, &p)
+	}
+	return p
 }
 
 // Down stops the components in reverse order (hollow node first, etcd last), so no component
