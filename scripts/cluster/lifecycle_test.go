@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"workshop.local/scripts/versions"
@@ -52,7 +53,8 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 
 	It("keeps the kubeconfig and every private key readable by the owner only", func() {
 		keys, _ := filepath.Glob(filepath.Join(scratchDir, "pki", "*.key"))
-		Expect(keys).To(HaveLen(7), "want keys for the CA, the apiserver, service accounts, admin and 3 components")
+		Expect(keys).To(HaveLen(12), "want keys for 2 CAs (cluster, etcd), 3 servers (apiserver, kubelet, etcd), "+
+			"service accounts, admin, 3 components and the apiserver's 2 clients (kubelet, etcd)")
 		for _, f := range append(keys, scratchKubeconfig()) {
 			info, err := os.Stat(f)
 			Expect(err).NotTo(HaveOccurred())
@@ -76,12 +78,27 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		Expect(err).To(MatchError(ContainSubstring("Unauthorized")))
 	})
 
+	itExposesNothingToTheNetwork()
+
 	itRunsRealWorkloads()
 
 	It("reuses a running cluster instead of starting another", func() {
 		before := pidOf("kube-apiserver")
 		Expect(mustRun(time.Minute, "up")).To(ContainSubstring("already running; reusing it"))
 		Expect(pidOf("kube-apiserver")).To(Equal(before))
+	})
+
+	It("restarts a cluster that an older workspace started with other flags, keeping its data", func() {
+		pidFile := filepath.Join(scratchDir, "local", "run", "kube-scheduler.pid")
+		data, err := os.ReadFile(pidFile)
+		Expect(err).NotTo(HaveOccurred())
+		fields := strings.Fields(string(data))
+		Expect(fields).To(HaveLen(3), "pid, binary, fingerprint of program and flags")
+		// What a pid file written before the fingerprint existed looks like: pid and binary only.
+		Expect(os.WriteFile(pidFile, []byte(fields[0]+"\n"+fields[1]+"\n"), 0o644)).To(Succeed())
+		out := mustRun(5*time.Minute, "up")
+		Expect(out).NotTo(ContainSubstring("reusing"))
+		Expect(pidOf("kube-scheduler")).NotTo(Equal(fields[0]))
 	})
 
 	It("reports every component and the API in status", func() {
@@ -164,9 +181,13 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 })
 
 func adminClient() *kubernetes.Clientset {
+	return kubernetes.NewForConfigOrDie(adminConfig())
+}
+
+func adminConfig() *rest.Config {
 	cfg, err := clientcmd.BuildConfigFromFlags("", scratchKubeconfig())
 	Expect(err).NotTo(HaveOccurred())
-	return kubernetes.NewForConfigOrDie(cfg)
+	return cfg
 }
 
 func savedPorts() map[string]int {

@@ -10,6 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/remotecommand"
 	"k8s.io/utils/ptr"
 
 	"workshop.local/scripts/internal/localcluster"
@@ -36,6 +38,8 @@ func itRunsRealWorkloads() {
 		waitAvailable(ctx, cs, deploy, 3)
 		By("a ReplicaSet owned by the Deployment, and 3 Pods Running on the hollow node")
 		expectChildrenRunning(ctx, cs, deploy, 3)
+		By("logs and exec reaching the node, which says that it runs no containers")
+		expectHonestNode(ctx, cs, ns.Name)
 		By("deleting the Deployment and watching the garbage collector remove the rest")
 		Expect(cs.AppsV1().Deployments(ns.Name).Delete(ctx, deploy.Name, metav1.DeleteOptions{
 			PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)})).To(Succeed())
@@ -70,6 +74,27 @@ func expectChildrenRunning(ctx context.Context, cs kubernetes.Interface, deploy 
 			g.Expect(p.Status.Phase).To(Equal(corev1.PodRunning))
 		}
 	}).WithContext(ctx).WithTimeout(60 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
+}
+
+// expectHonestNode asks for a Pod's log and an exec into it, as kubectl does. Both travel from
+// the API server to the kubelet at the node's address, 127.0.0.1, so they must neither fail
+// to resolve the node's name nor be refused by the kubelet, and the answer must say why there
+// is nothing to show.
+func expectHonestNode(ctx context.Context, cs *kubernetes.Clientset, ns string) {
+	GinkgoHelper()
+	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	pod := pods.Items[0].Name
+	log, err := cs.CoreV1().Pods(ns).GetLogs(pod, &corev1.PodLogOptions{}).DoRaw(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(string(log)).To(ContainSubstring("hollow node runs no containers"))
+
+	req := cs.CoreV1().RESTClient().Post().Namespace(ns).Resource("pods").Name(pod).SubResource("exec").
+		VersionedParams(&corev1.PodExecOptions{Command: []string{"ls"}, Stdout: true}, scheme.ParameterCodec)
+	exec, err := remotecommand.NewSPDYExecutor(adminConfig(), "POST", req.URL())
+	Expect(err).NotTo(HaveOccurred())
+	err = exec.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: GinkgoWriter})
+	Expect(err).To(MatchError(ContainSubstring("hollow node runs no containers")))
 }
 
 // waitNamespaceEmpty waits until no ReplicaSet or Pod is left in the namespace.

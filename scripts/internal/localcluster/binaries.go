@@ -3,6 +3,8 @@ package localcluster
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -30,7 +32,9 @@ var clusterBinaries = []binary{
 	{"kube-apiserver", "kube", "k8s.io/kubernetes/cmd/kube-apiserver", true},
 	{"kube-controller-manager", "kube", "k8s.io/kubernetes/cmd/kube-controller-manager", true},
 	{"kube-scheduler", "kube", "k8s.io/kubernetes/cmd/kube-scheduler", true},
-	{"kubemark", "kube", "k8s.io/kubernetes/cmd/kubemark", true},
+	// Our own program on kubemark's library (build/kube/hollownode), not the kubemark binary,
+	// whose kubelet serves plain HTTP to every network the machine is on.
+	{"hollow-node", "kube", "workshop.local/clusterbuild/kube/hollownode", true},
 }
 
 // Binaries is the cache folder holding one build of the cluster's programs. It is keyed by the
@@ -59,7 +63,40 @@ func DefaultBinaries(workspaceRoot string) (Binaries, error) {
 }
 
 // Path is where the named program lives in the cache.
-func (b Binaries) Path(name string) string { return filepath.Join(b.Dir, name) }
+func (b Binaries) Path(name string) string {
+	for _, bin := range clusterBinaries {
+		if bin.name == name {
+			return filepath.Join(b.Dir, b.fileName(bin))
+		}
+	}
+	return filepath.Join(b.Dir, name)
+}
+
+// fileName is the program's name in the cache. Upstream programs are fixed by the pinned
+// versions in the cache folder's name; our own programs (the hollow node) also change with the
+// workspace's sources, so their name carries a hash of those: an updated workspace builds anew
+// instead of running a stale binary.
+func (b Binaries) fileName(bin binary) string {
+	own := "workshop.local/clusterbuild/" + bin.module + "/"
+	if !strings.HasPrefix(bin.pkg, own) {
+		return bin.name
+	}
+	moduleDir := filepath.Join(b.BuilderDir, bin.module)
+	return bin.name + "-" + sourceHash(moduleDir, filepath.Join(moduleDir, strings.TrimPrefix(bin.pkg, own)))
+}
+
+// sourceHash digests the builder module's go.mod and go.sum and the package's Go files.
+func sourceHash(moduleDir, pkgDir string) string {
+	h := sha256.New()
+	files := []string{filepath.Join(moduleDir, "go.mod"), filepath.Join(moduleDir, "go.sum")}
+	goFiles, _ := filepath.Glob(filepath.Join(pkgDir, "*.go")) // sorted
+	for _, f := range append(files, goFiles...) {
+		data, _ := os.ReadFile(f)
+		fmt.Fprintf(h, "%s %d\n", filepath.Base(f), len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
 
 // Missing lists the programs not yet built.
 func (b Binaries) Missing() []string {

@@ -1,10 +1,12 @@
 // Package localcluster runs the workshop's embedded cluster: the real upstream etcd,
-// kube-apiserver, kube-controller-manager, kube-scheduler and one kubemark hollow node, built from
-// source, started on 127.0.0.1 with TLS and RBAC, and kept under .cluster/.
+// kube-apiserver, kube-controller-manager and kube-scheduler, and one hollow node (a kubelet with
+// kubemark's fake runtime), built from source, started on 127.0.0.1 with TLS, client
+// certificates and RBAC, and kept under .cluster/.
 package localcluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -67,11 +69,13 @@ func (c *Cluster) Up(ctx context.Context) error {
 }
 
 func (c *Cluster) makeDirs() error {
-	for _, dir := range []string{"logs", "pki", "data", "local/run", "local/node-tmp"} {
+	for _, dir := range []string{"logs", "pki", "data", "local/run"} {
 		if err := os.MkdirAll(c.path(dir), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", c.path(dir), err)
 		}
 	}
+	// kubemark's hollow node used local/node-tmp, readable by all; its successor is local/node.
+	_ = os.RemoveAll(c.path("local", "node-tmp"))
 	return os.Chmod(c.path("pki"), 0o700)
 }
 
@@ -84,9 +88,12 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 	if err := c.writeKubeconfigs(ports); err != nil {
 		return err
 	}
-	// The hollow node makes a fresh root folder per start; old ones are of no use.
-	_ = os.RemoveAll(c.path("local", "node-tmp"))
-	_ = os.MkdirAll(c.path("local", "node-tmp"), 0o755)
+	// The hollow node makes a fresh root folder per start; old ones are of no use. Its sockets
+	// live there, so only the learner may open it.
+	_ = os.RemoveAll(c.nodeDir())
+	if err := os.MkdirAll(c.nodeDir(), 0o700); err != nil {
+		return err
+	}
 	begin := time.Now()
 	for _, comp := range c.components(ports) {
 		proc, started := c.process(comp.name), time.Now()
@@ -96,19 +103,36 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 		if err := c.waitReady(ctx, proc, c.readyCheck(comp.name, ports, started), readyTimeouts[comp.name]); err != nil {
 			return fmt.Errorf("%w\nThe data is kept; fix the cause and run `make cluster` again", err)
 		}
+		if comp.name == "kube-apiserver" {
+			if err := c.grantKubeletAccess(ctx); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(c.Out, "  %-24s ready after %.1fs\n", comp.name, time.Since(begin).Seconds())
 	}
 	return nil
 }
 
-// Running reports whether every component runs and the API server answers /readyz.
+// Running reports whether every component runs, as this workspace would start it (same
+// program, flags and environment), and the API server answers /readyz. A cluster started by an
+// older version of the workspace is not running in this sense, so Up restarts it.
 func (c *Cluster) Running(ctx context.Context) bool {
-	for _, comp := range c.components(Ports{}) {
-		if c.process(comp.name).pid() == 0 {
+	for _, comp := range c.components(c.savedPorts()) {
+		proc := c.process(comp.name)
+		if proc.pid() == 0 || proc.startedWith() != fingerprint(c.Bins.Path(comp.bin), comp.args, comp.env) {
 			return false
 		}
 	}
 	return c.apiReady(ctx) == nil
+}
+
+// savedPorts are the ports the cluster was last started on (zero when it never was).
+func (c *Cluster) savedPorts() Ports {
+	var p Ports
+	if data, err := os.ReadFile(c.path("local", "ports.json")); err == nil {
+		_ = json.Unmarshal(data, &p)
+	}
+	return p
 }
 
 // Down stops the components in reverse order (hollow node first, etcd last), so no component

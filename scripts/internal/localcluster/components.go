@@ -28,16 +28,25 @@ func (c *Cluster) components(p Ports) []component {
 	return []component{c.etcd(p), c.apiServer(p), c.controllerManager(p), c.scheduler(p), c.hollowNode(p)}
 }
 
-// etcd listens on loopback only; the API server is its only client.
+// etcd listens on loopback only, over TLS, and answers only clients with a certificate from its
+// own CA: the API server is its only client. Without this any local program could read and
+// write every object (Secrets included) around RBAC.
 func (c *Cluster) etcd(p Ports) component {
-	client := "http://127.0.0.1:" + strconv.Itoa(p.EtcdClient)
-	peer := "http://127.0.0.1:" + strconv.Itoa(p.EtcdPeer)
+	pki := c.path("pki")
+	client := "https://127.0.0.1:" + strconv.Itoa(p.EtcdClient)
+	peer := "https://127.0.0.1:" + strconv.Itoa(p.EtcdPeer)
+	cert, key, ca := filepath.Join(pki, "etcd.crt"), filepath.Join(pki, "etcd.key"), filepath.Join(pki, "etcd-ca.crt")
 	return component{name: "etcd", bin: "etcd", args: []string{
 		"--name=workshop",
 		"--data-dir=" + c.path("data", "etcd"),
 		"--listen-client-urls=" + client, "--advertise-client-urls=" + client,
+		"--cert-file=" + cert, "--key-file=" + key,
+		"--client-cert-auth=true", "--trusted-ca-file=" + ca,
+		// A one-member cluster has no peers, but etcd always opens its peer port: lock it too.
 		"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
 		"--initial-cluster=workshop=" + peer,
+		"--peer-cert-file=" + cert, "--peer-key-file=" + key,
+		"--peer-client-cert-auth=true", "--peer-trusted-ca-file=" + ca, "--peer-cert-allowed-cn=etcd",
 		"--unsafe-no-fsync=true", // a workshop cluster trades crash-durability for speed on laptops
 		"--log-level=warn",
 	}}
@@ -48,7 +57,10 @@ func (c *Cluster) etcd(p Ports) component {
 func (c *Cluster) apiServer(p Ports) component {
 	pki := c.path("pki")
 	return component{name: "kube-apiserver", bin: "kube-apiserver", args: []string{
-		"--etcd-servers=http://127.0.0.1:" + strconv.Itoa(p.EtcdClient),
+		"--etcd-servers=https://127.0.0.1:" + strconv.Itoa(p.EtcdClient),
+		"--etcd-cafile=" + filepath.Join(pki, "etcd-ca.crt"),
+		"--etcd-certfile=" + filepath.Join(pki, etcdClientIdentity.file+".crt"),
+		"--etcd-keyfile=" + filepath.Join(pki, etcdClientIdentity.file+".key"),
 		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
 		"--secure-port=" + strconv.Itoa(p.APIServer),
 		// The apiserver will not publish a loopback address as the kubernetes Service's endpoint;
@@ -60,6 +72,13 @@ func (c *Cluster) apiServer(p Ports) component {
 		"--client-ca-file=" + filepath.Join(pki, "ca.crt"),
 		"--anonymous-auth=false",
 		"--authorization-mode=Node,RBAC",
+		// For logs, exec and port-forward the API server calls the kubelet: at its InternalIP
+		// (127.0.0.1, see the hollow node), verifying its certificate against the cluster CA, and
+		// presenting a client certificate the kubelet checks with the API server's RBAC.
+		"--kubelet-preferred-address-types=InternalIP",
+		"--kubelet-certificate-authority=" + filepath.Join(pki, "ca.crt"),
+		"--kubelet-client-certificate=" + filepath.Join(pki, kubeletClientIdentity.file+".crt"),
+		"--kubelet-client-key=" + filepath.Join(pki, kubeletClientIdentity.file+".key"),
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 		"--service-account-key-file=" + filepath.Join(pki, "sa.key"),
 		"--service-account-signing-key-file=" + filepath.Join(pki, "sa.key"),
@@ -107,22 +126,29 @@ func (c *Cluster) controlPlaneClientArgs(id identity, port int, certDir string) 
 	}
 }
 
-// hollowNode is kubemark's kubelet with a fake container runtime: it registers a Node, accepts
-// the Pods the scheduler binds to it and reports them Running, without running containers.
-// kubemark keeps its root folder and runtime socket under TMPDIR, which we point into .cluster.
+// hollowNode is a real kubelet with kubemark's fake container runtime, run by our own small
+// program (build/kube/hollownode): it registers a Node, accepts the Pods the scheduler binds to
+// it and reports them Running, without running containers. It listens on 127.0.0.1 over TLS and
+// lets no one in without credentials. Its state and sockets live in a folder only the learner
+// can open.
 func (c *Cluster) hollowNode(p Ports) component {
-	return component{name: "hollow-node", bin: "kubemark", args: []string{
-		"--morph=kubelet",
+	pki := c.path("pki")
+	return component{name: "hollow-node", bin: "hollow-node", args: []string{
 		"--name=" + NodeName,
 		"--kubeconfig=" + c.componentKubeconfig(nodeIdentity),
-		"--kubelet-port=" + strconv.Itoa(p.Kubelet),
-		"--kubelet-read-only-port=0",
-		"--use-host-image-service=false",
+		"--root-dir=" + c.nodeDir(),
+		"--port=" + strconv.Itoa(p.Kubelet),
+		"--tls-cert-file=" + filepath.Join(pki, "kubelet.crt"),
+		"--tls-private-key-file=" + filepath.Join(pki, "kubelet.key"),
+		"--client-ca-file=" + filepath.Join(pki, "ca.crt"),
 		"--max-pods=110",
 		"--node-labels=" + strings.Join([]string{"kubernetes.io/hostname=" + NodeName, "workshop.local/hollow=true"}, ","),
 		"--v=0",
-	}, env: []string{"TMPDIR=" + c.path("local", "node-tmp")}}
+	}}
 }
+
+// nodeDir holds the hollow node's root folder and sockets; it is 0700.
+func (c *Cluster) nodeDir() string { return c.path("local", "node") }
 
 // describe is a one-line summary for status output.
 func (comp component) describe(pid int) string {

@@ -33,32 +33,60 @@ var (
 	controllerIdentity = identity{"kube-controller-manager", "system:kube-controller-manager", nil}
 	schedulerIdentity  = identity{"kube-scheduler", "system:kube-scheduler", nil}
 	nodeIdentity       = identity{"node", "system:node:" + NodeName, []string{"system:nodes"}}
+	// The API server's identity towards the kubelet (for logs, exec, ...): RBAC grants it
+	// system:kubelet-api-admin through the binding in rbac.go.
+	kubeletClientIdentity = identity{"apiserver-kubelet-client", "kube-apiserver-kubelet-client", nil}
+	// The API server's identity towards etcd, signed by etcd's own CA (see ensurePKI).
+	etcdClientIdentity = identity{"apiserver-etcd-client", "kube-apiserver-etcd-client", nil}
 )
 
-// ensurePKI creates, once, the cluster's certificate authority, the API server's serving
-// certificate, a client certificate per identity and the service-account signing key. Existing
-// files are kept, so a restart keeps every kubeconfig valid.
+// ensurePKI creates, once, the cluster's certificate authority, the serving certificates of the
+// API server and the kubelet, a client certificate per identity, etcd's own CA and certificates,
+// and the service-account signing key. Existing files are kept, so a restart keeps every
+// kubeconfig valid; files a newer workshop needs are added.
 func ensurePKI(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	ca, caKey, err := ensureCA(dir)
+	ca, caKey, err := ensureCA(dir, "ca", "ctrl-workshop-ca")
 	if err != nil {
 		return err
 	}
-	if err := ensureLeaf(dir, "apiserver", ca, caKey, servingTemplate()); err != nil {
+	if err := ensureLeaf(dir, "apiserver", ca, caKey, apiServingTemplate()); err != nil {
 		return err
 	}
-	for _, id := range []identity{adminIdentity, controllerIdentity, schedulerIdentity, nodeIdentity} {
+	if err := ensureLeaf(dir, "kubelet", ca, caKey, loopbackServingTemplate(NodeName, x509.ExtKeyUsageServerAuth)); err != nil {
+		return err
+	}
+	for _, id := range []identity{adminIdentity, controllerIdentity, schedulerIdentity, nodeIdentity, kubeletClientIdentity} {
 		if err := ensureLeaf(dir, id.file, ca, caKey, clientTemplate(id)); err != nil {
 			return err
 		}
 	}
+	if err := ensureEtcdPKI(dir); err != nil {
+		return err
+	}
 	return ensureServiceAccountKey(dir)
 }
 
-func ensureCA(dir string) (*x509.Certificate, crypto.Signer, error) {
-	certPath, keyPath := filepath.Join(dir, "ca.crt"), filepath.Join(dir, "ca.key")
+// ensureEtcdPKI gives etcd a CA of its own, as kubeadm does: etcd trusts only certificates from
+// it, so no other client certificate of the cluster (the node's, say) can read etcd around RBAC.
+// etcd's one certificate serves clients and its peer port, and authenticates it to itself as a
+// peer, hence both key usages.
+func ensureEtcdPKI(dir string) error {
+	ca, caKey, err := ensureCA(dir, "etcd-ca", "ctrl-workshop-etcd-ca")
+	if err != nil {
+		return err
+	}
+	serving := loopbackServingTemplate("etcd", x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth)
+	if err := ensureLeaf(dir, "etcd", ca, caKey, serving); err != nil {
+		return err
+	}
+	return ensureLeaf(dir, etcdClientIdentity.file, ca, caKey, clientTemplate(etcdClientIdentity))
+}
+
+func ensureCA(dir, name, commonName string) (*x509.Certificate, crypto.Signer, error) {
+	certPath, keyPath := filepath.Join(dir, name+".crt"), filepath.Join(dir, name+".key")
 	if exists(certPath) && exists(keyPath) {
 		return loadPair(certPath, keyPath)
 	}
@@ -66,14 +94,24 @@ func ensureCA(dir string) (*x509.Certificate, crypto.Signer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ca, err := certutil.NewSelfSignedCACert(certutil.Config{CommonName: "ctrl-workshop-ca"}, key)
+	ca, err := certutil.NewSelfSignedCACert(certutil.Config{CommonName: commonName}, key)
 	if err != nil {
 		return nil, nil, err
 	}
 	return ca, key, writePair(certPath, keyPath, ca.Raw, key)
 }
 
-func servingTemplate() *x509.Certificate {
+// loopbackServingTemplate is for a server that listens on 127.0.0.1 only.
+func loopbackServingTemplate(commonName string, usages ...x509.ExtKeyUsage) *x509.Certificate {
+	return &x509.Certificate{
+		Subject:     pkix.Name{CommonName: commonName},
+		ExtKeyUsage: usages,
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		DNSNames:    []string{"localhost"},
+	}
+}
+
+func apiServingTemplate() *x509.Certificate {
 	return &x509.Certificate{
 		Subject:     pkix.Name{CommonName: "kube-apiserver"},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},

@@ -1,6 +1,8 @@
 package localcluster
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -26,9 +28,7 @@ func (p process) pidFile() string { return filepath.Join(p.runDir, p.name+".pid"
 // a Ctrl-C in the learner's terminal does not reach it. Output goes to the component's log.
 func (p process) start(bin string, args []string, env []string) error {
 	// Record the resolved path: that is what /proc/<pid>/exe shows when we check the pid later.
-	if resolved, err := filepath.EvalSymlinks(bin); err == nil {
-		bin = resolved
-	}
+	bin = resolve(bin)
 	logFile, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -44,7 +44,36 @@ func (p process) start(bin string, args []string, env []string) error {
 	}
 	// Reap the child if it exits while this command still runs, so it never lingers as a zombie.
 	go func() { _ = cmd.Wait() }()
-	return os.WriteFile(p.pidFile(), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"+bin+"\n"), 0o644)
+	record := strconv.Itoa(cmd.Process.Pid) + "\n" + bin + "\n" + fingerprint(bin, args, env) + "\n"
+	return os.WriteFile(p.pidFile(), []byte(record), 0o644)
+}
+
+// fingerprint digests a program, its flags and its environment, so that a later `make cluster`
+// can tell a process started by an older version of the workspace (other flags, another binary)
+// from one it would start itself, and restart the former.
+func fingerprint(bin string, args, env []string) string {
+	h := sha256.Sum256([]byte(resolve(bin) + "\x00" + strings.Join(args, "\x00") + "\x00\x00" + strings.Join(env, "\x00")))
+	return hex.EncodeToString(h[:8])
+}
+
+// startedWith returns the fingerprint recorded when the process started ("" if none).
+func (p process) startedWith() string {
+	data, err := os.ReadFile(p.pidFile())
+	if err != nil {
+		return ""
+	}
+	if fields := strings.Fields(string(data)); len(fields) >= 3 {
+		return fields[2]
+	}
+	return ""
+}
+
+// resolve returns the path without symlinks: what /proc/<pid>/exe shows.
+func resolve(bin string) string {
+	if resolved, err := filepath.EvalSymlinks(bin); err == nil {
+		return resolved
+	}
+	return bin
 }
 
 // pid returns the recorded pid if that process is alive and still runs the binary we started;

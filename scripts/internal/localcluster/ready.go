@@ -8,12 +8,14 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	certutil "k8s.io/client-go/util/cert"
 
 	"workshop.local/scripts/internal/probe"
 	"workshop.local/scripts/internal/text"
@@ -25,7 +27,7 @@ import (
 func (c *Cluster) readyCheck(name string, p Ports, started time.Time) func(context.Context) error {
 	switch name {
 	case "etcd":
-		return httpOK("http://127.0.0.1:" + strconv.Itoa(p.EtcdClient) + "/health")
+		return c.etcdHealthy("https://127.0.0.1:" + strconv.Itoa(p.EtcdClient) + "/health")
 	case "kube-apiserver":
 		return c.apiReady
 	case "kube-controller-manager":
@@ -45,12 +47,34 @@ var probeClient = &http.Client{
 }
 
 func httpOK(url string) func(context.Context) error {
+	return getOK(probeClient, url)
+}
+
+// etcdHealthy asks etcd's /health as the API server would: etcd answers only clients with a
+// certificate from its own CA, and is verified against that CA.
+func (c *Cluster) etcdHealthy(url string) func(context.Context) error {
+	pki := c.path("pki")
+	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, etcdClientIdentity.file+".crt"), filepath.Join(pki, etcdClientIdentity.file+".key"))
+	if err != nil {
+		return func(context.Context) error { return err }
+	}
+	roots, err := certutil.NewPool(filepath.Join(pki, "etcd-ca.crt"))
+	if err != nil {
+		return func(context.Context) error { return err }
+	}
+	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: roots, MinVersion: tls.VersionTLS12}}}
+	return getOK(client, url)
+}
+
+// getOK wants a 200 from url.
+func getOK(client *http.Client, url string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return err
 		}
-		resp, err := probeClient.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			return err
 		}
@@ -79,6 +103,9 @@ func (c *Cluster) nodeReady(ctx context.Context, since time.Time) error {
 	if err != nil {
 		return err
 	}
+	if err := initialized(node); err != nil {
+		return err
+	}
 	for _, cond := range node.Status.Conditions {
 		fresh := !cond.LastHeartbeatTime.Time.Before(since.Truncate(time.Second))
 		if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue && fresh {
@@ -86,6 +113,25 @@ func (c *Cluster) nodeReady(ctx context.Context, since time.Time) error {
 		}
 	}
 	return errors.New("node " + NodeName + " is not Ready yet")
+}
+
+// uninitializedTaint is the taint a kubelet with an external cloud provider registers with.
+const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
+
+// initialized checks what the hollow node does after it registers (build/kube/hollownode): the
+// Node's address is 127.0.0.1 and the taint that keeps Pods away until then is gone.
+func initialized(node *corev1.Node) error {
+	for _, taint := range node.Spec.Taints {
+		if taint.Key == uninitializedTaint {
+			return errors.New("node " + NodeName + " is not initialized yet (taint " + taint.Key + ")")
+		}
+	}
+	for _, addr := range node.Status.Addresses {
+		if addr.Type == corev1.NodeInternalIP && addr.Address == "127.0.0.1" {
+			return nil
+		}
+	}
+	return errors.New("node " + NodeName + " does not have its address 127.0.0.1 yet")
 }
 
 // waitReady polls a started component until its check passes. It fails fast, naming the
