@@ -60,7 +60,7 @@ ginkgo: tools ## Run Ginkgo's CLI on a lesson (LESSON=NN ARGS="-p --randomize-al
 	  cd "$$dir" && GOFLAGS="$$overlay" $(GO) run github.com/onsi/ginkgo/v2/ginkgo $(ARGS) .
 
 .PHONY: test
-test: tools ## The project's tests: tooling, and every solution passes / every starter fails. Ends with "N passed, N failed".
+test: tools ## The project's tests: tooling; every solution passes, every starter fails, every wrong solution is caught. Ends with "N passed, N failed".
 	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check test "$(LESSON)"
 
 # The authors' loop for wrong solutions (solutions/NN-topic/wrong/<name>/<file>.go): each replaces
@@ -69,6 +69,10 @@ test: tools ## The project's tests: tooling, and every solution passes / every s
 test-wrong: tools ## Prove a lesson's wrong solutions are caught (LESSON=NN, WRONG=name for one); says which spec caught each.
 	@test -n "$(LESSON)" || { echo "Which lesson? make test-wrong LESSON=01 (WRONG=<folder name> for one)" >&2; exit 2; }
 	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check wrong "$(LESSON)" "$(WRONG)"
+
+.PHONY: mistakes
+mistakes: tools ## Write docs/mistakes.md, the instructors' list of common mistakes, from the wrong solutions.
+	@cd $(ROOT) && $(BIN)/check mistakes
 
 .PHONY: pins
 pins: go-present ## Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod.

@@ -4,6 +4,7 @@
 //	go run ./scripts/check lesson 01 [EXERCISE]
 //	go run ./scripts/check test [LESSON]   (LESSON limits the lesson checks to one)
 //	go run ./scripts/check wrong LESSON [NAME]   (prove a lesson's wrong solutions, or one of them)
+//	go run ./scripts/check mistakes   (write docs/mistakes.md from the wrong solutions' headers)
 //	go run ./scripts/check dir|overlay LESSON   (print a lesson's folder, or write its solution overlay and print its path)
 package main
 
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string) (bool, error) {
 			only = args[2]
 		}
 		return testWrong(ctx, root, scratch, args[1], only)
+	case len(args) == 1 && args[0] == "mistakes":
+		return writeMistakes(root)
 	case len(args) >= 1 && args[0] == "test":
 		only := ""
 		if len(args) == 2 {
@@ -63,7 +66,7 @@ func run(ctx context.Context, args []string) (bool, error) {
 		}
 		return selfTest(ctx, root, scratch, only)
 	default:
-		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check wrong NN [NAME] | check dir|overlay NN")
+		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check wrong NN [NAME] | check mistakes | check dir|overlay NN")
 	}
 }
 

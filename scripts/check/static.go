@@ -18,6 +18,7 @@ func (t *tester) staticChecks() []check {
 		{"gofmt", t.gofmt},
 		{"go vet, every module", t.vetModules},
 		{"no deprecated API in lessons, solutions, harness and tools", t.noDeprecatedAPI},
+		{"docs/mistakes.md lists every wrong solution", t.mistakesCurrent},
 	}
 }
 
