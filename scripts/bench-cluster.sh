@@ -73,6 +73,10 @@ stop=$(median < "$SCRATCH/stop"); rss=$(median < "$SCRATCH/rss"); check=$(median
 cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
 
+# The sections below the generated table ("## ..." headings: per-program build times, the
+# wrong-solution proofs, ...) are written by hand or by other measurements: keep them.
+kept=$(awk '/^## /{keep=1} keep' "$OUT" 2>/dev/null || true)
+
 cat > "$OUT" <<MD
 # Measured figures
 
@@ -98,5 +102,6 @@ Raw runs (seconds, MB):
 - RSS: $(tr '\n' ' ' < "$SCRATCH/rss")
 - make check LESSON=01: $(tr '\n' ' ' < "$SCRATCH/check")
 MD
+[ -z "$kept" ] || printf '\n%s\n' "$kept" >> "$OUT"
 echo "== wrote $OUT"
 cat "$OUT"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -205,6 +206,10 @@ func popped(ctx context.Context, fifo *cache.DeltaFIFO, known cache.Store) strin
 	return key + ": " + typesOf(deltas)
 }
 
+// popTimeout bounds the wait for PopDeltas. The queue lives in memory, so a PopDeltas with
+// something to pop returns at once; the default 30 s wait would only slow down the failure.
+const popTimeout = 5 * time.Second
+
 // pop calls your PopDeltas in a goroutine, since Pop blocks while the queue is empty, and waits
 // a bounded time for its answer.
 func pop(ctx context.Context, fifo *cache.DeltaFIFO, known cache.Store) (string, cache.Deltas) {
@@ -221,7 +226,7 @@ func pop(ctx context.Context, fifo *cache.DeltaFIFO, known cache.Store) (string,
 		done <- result{key, deltas, err}
 	}()
 	var r result
-	Eventually(done).WithContext(ctx).Should(Receive(&r), "PopDeltas did not return: nothing was queued (without KnownObjects, a DeltaFIFO drops the deletion of an object it no longer holds), or it waits for more than one key")
+	Eventually(done).WithContext(ctx).WithTimeout(popTimeout).Should(Receive(&r), "PopDeltas did not return: nothing was queued (without KnownObjects, a DeltaFIFO drops the deletion of an object it no longer holds), or it waits for more than one key")
 	Expect(r.err).NotTo(HaveOccurred())
 	return r.key, r.deltas
 }
