@@ -2,10 +2,7 @@ package mirror_test
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -107,43 +104,6 @@ func get(ctx context.Context, namespace, name string) *corev1.ConfigMap {
 
 func key(namespace, name string) types.NamespacedName {
 	return types.NamespacedName{Namespace: namespace, Name: name}
-}
-
-// writeLog records the writes (every request but GET, HEAD and OPTIONS) sent through the
-// configs it watches, as "METHOD path".
-type writeLog struct {
-	mu     sync.Mutex
-	writes []string
-}
-
-func (l *writeLog) Watching(cfg *rest.Config) *rest.Config {
-	watched := rest.CopyConfig(cfg)
-	watched.Wrap(func(rt http.RoundTripper) http.RoundTripper {
-		return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
-			switch r.Method {
-			case http.MethodGet, http.MethodHead, http.MethodOptions:
-			default:
-				l.mu.Lock()
-				l.writes = append(l.writes, fmt.Sprintf("%s %s", r.Method, r.URL.Path))
-				l.mu.Unlock()
-			}
-			return rt.RoundTrip(r)
-		})
-	})
-	return watched
-}
-
-// Sent returns the writes recorded since the last Reset.
-func (l *writeLog) Sent() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.writes...)
-}
-
-func (l *writeLog) Reset() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.writes = nil
 }
 
 // liveConfigMapReads returns the requests in log that read ConfigMaps without being a watch:

@@ -13,7 +13,7 @@ import (
 var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exercise(1), func() {
 	var (
 		source, teamA, teamB string
-		writes               *writeLog
+		writes               *harness.RequestLog
 		reconciler           *mirror.MirrorReconciler
 	)
 
@@ -21,7 +21,7 @@ var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exe
 		source = cluster.Namespace(ctx, prefix)
 		teamA = cluster.Namespace(ctx, prefix)
 		teamB = cluster.Namespace(ctx, prefix)
-		writes = &writeLog{}
+		writes = &harness.RequestLog{}
 		// The specs call Reconcile themselves, with a client that reads from the API server:
 		// no controller, no cache, no waiting.
 		reconciler = &mirror.MirrorReconciler{Client: directClient(writes.Watching(cluster.Config))}
@@ -55,7 +55,7 @@ var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exe
 		writes.Reset()
 		reconcileOnce(ctx, "settings")
 		reconcileOnce(ctx, "settings")
-		Expect(writes.Sent()).To(BeEmpty(), "Reconcile wrote although nothing had changed: compare what is there with what should be, and write only the difference (the API server bumps nothing for an identical update, but every write still costs a request, and wakes every watcher)")
+		Expect(writes.Writes()).To(BeEmpty(), "Reconcile wrote although nothing had changed: compare what is there with what should be, and write only the difference (the API server bumps nothing for an identical update, but every write still costs a request, and wakes every watcher)")
 	}, SpecTimeout(harness.Timeout))
 
 	It("updates the mirrors when the source changes, and only those that differ", func(ctx SpecContext) {
@@ -80,21 +80,21 @@ var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exe
 		restored := get(ctx, teamA, "settings")
 		Expect(restored.Data).To(HaveKeyWithValue("greeting", "bonjour"), "a mirror edited by hand should be set back to the source's data")
 		Expect(restored.Labels).To(HaveKeyWithValue("team", "a"), "the update wiped a label someone put on the mirror: update a copy of the mirror you read (it keeps its other fields and its resourceVersion), not a new object")
-		Expect(writes.Sent()).To(HaveLen(1), "only the edited mirror differed, so one write was needed; Reconcile sent %v", writes.Sent())
+		Expect(writes.Writes()).To(HaveLen(1), "only the edited mirror differed, so one write was needed; Reconcile sent %v", writes.Writes())
 	}, SpecTimeout(harness.Timeout))
 
 	It("ends quietly, with no error, when the source no longer exists", func(ctx SpecContext) {
 		result, err := reconciler.Reconcile(ctx, reconcile.Request{NamespacedName: key(source, "deleted-meanwhile")})
 		Expect(err).NotTo(HaveOccurred(), "a request for a ConfigMap that does not exist is normal (deleted after the event was queued): return no error, or the controller retries it for ever (apierrors.IsNotFound, or client.IgnoreNotFound)")
 		Expect(result).To(Equal(reconcile.Result{}))
-		Expect(writes.Sent()).To(BeEmpty())
+		Expect(writes.Writes()).To(BeEmpty())
 	}, SpecTimeout(harness.Timeout))
 
 	It("writes nothing for a ConfigMap without the annotation", func(ctx SpecContext) {
 		create(ctx, configMap(source, "plain", "", map[string]string{"k": "v"}))
 		writes.Reset()
 		reconcileOnce(ctx, "plain")
-		Expect(writes.Sent()).To(BeEmpty(), "a ConfigMap without %s asks for no mirror", mirror.MirrorToAnnotation)
+		Expect(writes.Writes()).To(BeEmpty(), "a ConfigMap without %s asks for no mirror", mirror.MirrorToAnnotation)
 	}, SpecTimeout(harness.Timeout))
 
 	It("leaves alone a ConfigMap of the same name that is not its mirror", func(ctx SpecContext) {
@@ -104,7 +104,7 @@ var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exe
 		reconcileOnce(ctx, "settings")
 		Expect(get(ctx, teamA, "settings").Data).To(Equal(map[string]string{"owner": "team-a"}), "%s/settings belongs to someone else (no %s): never overwrite it", teamA, mirror.MirrorOfAnnotation)
 		Expect(get(ctx, teamB, "settings")).NotTo(BeNil(), "a ConfigMap in the way in one namespace should not stop the mirror in the others")
-		Expect(writes.Sent()).To(HaveLen(1), "one write was needed (the mirror in %s); Reconcile sent %v", teamB, writes.Sent())
+		Expect(writes.Writes()).To(HaveLen(1), "one write was needed (the mirror in %s); Reconcile sent %v", teamB, writes.Writes())
 	}, SpecTimeout(harness.Timeout))
 
 	It("skips a target namespace that does not exist, and mirrors into the others", func(ctx SpecContext) {

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"sync"
@@ -15,11 +16,16 @@ type RoundTripFunc func(*http.Request) (*http.Response, error)
 // RoundTrip calls f.
 func (f RoundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// RequestLog records the URL of every request sent through the configs it watches, so specs
-// can check what the learner's code sent (and how often), not only what came back.
+// RequestLog records the method and URL of every request sent through the configs it watches,
+// so specs can check what the learner's code sent (and how often), not only what came back.
 type RequestLog struct {
-	mu   sync.Mutex
-	urls []*url.URL
+	mu       sync.Mutex
+	requests []sentRequest
+}
+
+type sentRequest struct {
+	method string
+	url    *url.URL
 }
 
 // Watching returns a copy of cfg whose requests are recorded in the log. Every kind of client
@@ -29,7 +35,7 @@ func (l *RequestLog) Watching(cfg *rest.Config) *rest.Config {
 	watched.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 			l.mu.Lock()
-			l.urls = append(l.urls, r.URL)
+			l.requests = append(l.requests, sentRequest{r.Method, r.URL})
 			l.mu.Unlock()
 			return rt.RoundTrip(r)
 		})
@@ -37,16 +43,36 @@ func (l *RequestLog) Watching(cfg *rest.Config) *rest.Config {
 	return watched
 }
 
-// Sent returns the URLs requested so far.
+// Sent returns the URLs requested so far, reads and writes alike.
 func (l *RequestLog) Sent() []*url.URL {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]*url.URL(nil), l.urls...)
+	urls := make([]*url.URL, 0, len(l.requests))
+	for _, r := range l.requests {
+		urls = append(urls, r.url)
+	}
+	return urls
+}
+
+// Writes returns the requests so far that may change something on the server (every method but
+// GET, HEAD and OPTIONS), each as "METHOD path", for specs that count what a controller wrote.
+func (l *RequestLog) Writes() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var writes []string
+	for _, r := range l.requests {
+		switch r.method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		default:
+			writes = append(writes, fmt.Sprintf("%s %s", r.method, r.url.Path))
+		}
+	}
+	return writes
 }
 
 // Reset forgets the requests recorded so far.
 func (l *RequestLog) Reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.urls = nil
+	l.requests = nil
 }
