@@ -36,6 +36,24 @@ rss_mb() {
   echo $((total / 1024))
 }
 
+# rss_each_mb prints "name MB" for each of the cluster's processes, so a change in the total can
+# be traced to the program that grew.
+rss_each_mb() {
+  local f pid
+  for f in "$1"/local/run/*.pid; do
+    pid=$(head -n1 "$f")
+    echo "$(basename "$f" .pid) $(awk '/^VmRSS/ {printf "%d", $2/1024}' "/proc/$pid/status")"
+  done
+}
+
+# medians_by_name reads "name value" lines and prints "name median" per name.
+medians_by_name() {
+  local name
+  for name in $(awk '{print $1}' "$1" | sort -u); do
+    echo "$name $(awk -v n="$name" '$1 == n {print $2}' "$1" | median)"
+  done
+}
+
 echo "== cold build ($COLD_RUNS run(s)): empty binary cache and Go build cache"
 : > "$SCRATCH/cold"
 for i in $(seq 1 "$COLD_RUNS"); do
@@ -48,7 +66,7 @@ done
 rm -rf "$SCRATCH/gocache"
 
 echo "== warm start and stop ($WARM_RUNS runs): binaries cached, data kept between runs"
-: > "$SCRATCH/api"; : > "$SCRATCH/node"; : > "$SCRATCH/stop"; : > "$SCRATCH/rss"
+: > "$SCRATCH/api"; : > "$SCRATCH/node"; : > "$SCRATCH/stop"; : > "$SCRATCH/rss"; : > "$SCRATCH/rss-each"
 export WORKSHOP_CLUSTER_DIR=$SCRATCH/cluster
 for i in $(seq 1 "$WARM_RUNS"); do
   out=$("$TOOL" up)
@@ -56,6 +74,7 @@ for i in $(seq 1 "$WARM_RUNS"); do
   echo "$out" | awk '/hollow-node +ready after/ {sub("s","",$4); print $4}' >> "$SCRATCH/node"
   sleep 20 # let the controllers settle before reading memory (a benchmark, not a test)
   rss_mb "$SCRATCH/cluster" >> "$SCRATCH/rss"
+  rss_each_mb "$SCRATCH/cluster" >> "$SCRATCH/rss-each"
   start=$(now); "$TOOL" down >/dev/null; elapsed "$start" >> "$SCRATCH/stop"
 done
 unset WORKSHOP_CLUSTER_DIR
@@ -100,6 +119,7 @@ Raw runs (seconds, MB):
 - node Ready: $(tr '\n' ' ' < "$SCRATCH/node")
 - stop: $(tr '\n' ' ' < "$SCRATCH/stop")
 - RSS: $(tr '\n' ' ' < "$SCRATCH/rss")
+- RSS per process (median, MB): $(medians_by_name "$SCRATCH/rss-each" | awk '{printf "%s%s %s", sep, $1, $2; sep=", "}')
 - make check LESSON=01: $(tr '\n' ' ' < "$SCRATCH/check")
 MD
 [ -z "$kept" ] || printf '\n%s\n' "$kept" >> "$OUT"
