@@ -1,0 +1,69 @@
+package sites
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Deep copies of the lesson's types. It needs no edits. controller-gen would generate this file
+// (lesson 05); it is written by hand here to keep the lesson's module free of code generation,
+// in the shape controller-gen gives it. Spec and Status hold only plain values, so copying them
+// with = is already deep.
+
+// DeepCopyInto copies the receiver into out. in must be non-nil.
+func (in *Website) DeepCopyInto(out *Website) {
+	*out = *in
+	out.TypeMeta = in.TypeMeta
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	out.Spec = in.Spec
+	out.Status = in.Status
+}
+
+// DeepCopy copies the receiver into a new Website.
+func (in *Website) DeepCopy() *Website {
+	if in == nil {
+		return nil
+	}
+	out := new(Website)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the receiver into a new runtime.Object.
+func (in *Website) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies the receiver into out. in must be non-nil.
+func (in *WebsiteList) DeepCopyInto(out *WebsiteList) {
+	*out = *in
+	out.TypeMeta = in.TypeMeta
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]Website, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+}
+
+// DeepCopy copies the receiver into a new WebsiteList.
+func (in *WebsiteList) DeepCopy() *WebsiteList {
+	if in == nil {
+		return nil
+	}
+	out := new(WebsiteList)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject copies the receiver into a new runtime.Object.
+func (in *WebsiteList) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
