@@ -2,6 +2,7 @@ package owners_test
 
 import (
 	"context"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -18,6 +19,10 @@ import (
 	owners "workshop.local/lessons/08-owners"
 	"workshop.local/lessons/internal/harness"
 )
+
+// reconcileWait bounds each wait for your controller to react: it takes well under a second
+// when the watches are right, and a missing watch fails in this time, not in 30 s.
+const reconcileWait = 15 * time.Second
 
 var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 	var ns string
@@ -50,7 +55,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		start(ctx, rec)
 		site := newSite(ns, "blog", 1)
 		create(ctx, site)
-		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/blog"),
+		Eventually(rec.Keys).WithContext(ctx).WithTimeout(reconcileWait).Should(ContainElement(ns+"/blog"),
 			"creating a Website should reconcile it: watch Websites with a handler that enqueues the object itself")
 	}, SpecTimeout(harness.Timeout))
 
@@ -60,17 +65,17 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		site := newSite(ns, "blog", 0)
 		create(ctx, site)
 		siteKey := client.ObjectKeyFromObject(site)
-		Eventually(func() int { return rec.StartedFor(siteKey) }).WithContext(ctx).Should(BeNumerically(">=", 1), "creating a Website should reconcile it")
+		Eventually(func() int { return rec.StartedFor(siteKey) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeNumerically(">=", 1), "creating a Website should reconcile it")
 
 		ownedConfigMap(ctx, site, "blog-page", true)
-		Eventually(func() int { return rec.StartedFor(siteKey) }).WithContext(ctx).Should(BeNumerically(">=", 2),
+		Eventually(func() int { return rec.StartedFor(siteKey) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeNumerically(">=", 2),
 			"a ConfigMap controlled by the site was created, but the site was not reconciled: watch ConfigMaps with handler.TypedEnqueueRequestForOwner(..., &Website{}, ...)")
 		seen := rec.StartedFor(siteKey)
 
 		deploy := newDeployment(site)
 		Expect(controllerutil.SetControllerReference(site, deploy, newScheme())).To(Succeed())
 		create(ctx, deploy)
-		Eventually(func() int { return rec.StartedFor(siteKey) }).WithContext(ctx).Should(BeNumerically(">", seen),
+		Eventually(func() int { return rec.StartedFor(siteKey) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeNumerically(">", seen),
 			"a Deployment controlled by the site was created, but the site was not reconciled: watch Deployments with handler.TypedEnqueueRequestForOwner too")
 		Expect(rec.Keys()).To(ConsistOf(ns+"/blog"),
 			"only the site should be reconciled: a child's event should enqueue its owner (EnqueueRequestForOwner), not the child (EnqueueRequestForObject)")
@@ -86,7 +91,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		ownedConfigMap(ctx, referenced, "shop-notes", false)
 		for _, site := range []*owners.Website{controlled, referenced} {
 			key := client.ObjectKeyFromObject(site)
-			Eventually(func() int { return rec.CountFor(key) }).WithContext(ctx).Should(BeNumerically(">=", 1), "creating Website %s should reconcile it", site.Name)
+			Eventually(func() int { return rec.CountFor(key) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeNumerically(">=", 1), "creating Website %s should reconcile it", site.Name)
 		}
 
 		// The ConfigMap informer delivers these two events in order, and the queue hands out
@@ -94,7 +99,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		// request for shop caused by the first would have started too.
 		change(ctx, types.NamespacedName{Namespace: ns, Name: "shop-notes"}, &corev1.ConfigMap{}, func(cm *corev1.ConfigMap) { cm.Data["k"] = "changed" })
 		ownedConfigMap(ctx, controlled, "blog-page", true)
-		Eventually(func() int { return rec.StartedFor(client.ObjectKeyFromObject(controlled)) }).WithContext(ctx).Should(BeNumerically(">=", 2),
+		Eventually(func() int { return rec.StartedFor(client.ObjectKeyFromObject(controlled)) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeNumerically(">=", 2),
 			"a ConfigMap controlled by blog was created, but blog was not reconciled")
 		Expect(rec.StartedFor(client.ObjectKeyFromObject(referenced))).To(Equal(1),
 			"shop was reconciled again for a ConfigMap it owns but does not control: pass handler.OnlyControllerOwner(), so that only the controller is enqueued")
@@ -105,7 +110,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		site := newSite(ns, "blog", 0)
 		create(ctx, site)
 		var page corev1.ConfigMap
-		Eventually(func() bool { return get(ctx, owners.PageKeyOf(site), &page) }).WithContext(ctx).Should(BeTrue(),
+		Eventually(func() bool { return get(ctx, owners.PageKeyOf(site), &page) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeTrue(),
 			"the page was never made: is the Website watched?")
 
 		change(ctx, owners.PageKeyOf(site), &corev1.ConfigMap{}, func(cm *corev1.ConfigMap) { cm.Data[owners.PageKey] = "defaced" })
@@ -113,7 +118,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 			var cm corev1.ConfigMap
 			get(ctx, owners.PageKeyOf(site), &cm)
 			return cm.Data
-		}).WithContext(ctx).Should(HaveKeyWithValue(owners.PageKey, site.Spec.Page),
+		}).WithContext(ctx).WithTimeout(reconcileWait).Should(HaveKeyWithValue(owners.PageKey, site.Spec.Page),
 			"the page was edited by hand and never restored: watch ConfigMaps so that a change to one enqueues its controller")
 
 		Expect(k8s.Delete(ctx, &page)).To(Succeed())
@@ -121,7 +126,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 			var cm corev1.ConfigMap
 			get(ctx, owners.PageKeyOf(site), &cm)
 			return cm.UID
-		}).WithContext(ctx).ShouldNot(Or(BeEmpty(), Equal(page.UID)),
+		}).WithContext(ctx).WithTimeout(reconcileWait).ShouldNot(Or(BeEmpty(), Equal(page.UID)),
 			"the page was deleted by hand and never made again: a delete event of a child must enqueue its controller too")
 	}, SpecTimeout(harness.Timeout))
 
@@ -130,7 +135,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		site := newSite(ns, "blog", 1)
 		create(ctx, site)
 		var deploy appsv1.Deployment
-		Eventually(func() bool { return get(ctx, owners.DeploymentKeyOf(site), &deploy) }).WithContext(ctx).Should(BeTrue(),
+		Eventually(func() bool { return get(ctx, owners.DeploymentKeyOf(site), &deploy) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeTrue(),
 			"the Deployment was never made: is the Website watched?")
 
 		change(ctx, owners.DeploymentKeyOf(site), &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To[int32](3) })
@@ -138,7 +143,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 			var d appsv1.Deployment
 			get(ctx, owners.DeploymentKeyOf(site), &d)
 			return d.Spec.Replicas
-		}).WithContext(ctx).Should(Equal(ptr.To[int32](1)),
+		}).WithContext(ctx).WithTimeout(reconcileWait).Should(Equal(ptr.To[int32](1)),
 			"the Deployment was scaled by hand and never scaled back: watch Deployments so that a change to one enqueues its controller")
 
 		Expect(k8s.Delete(ctx, &deploy)).To(Succeed())
@@ -146,7 +151,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 			var d appsv1.Deployment
 			get(ctx, owners.DeploymentKeyOf(site), &d)
 			return d.UID
-		}).WithContext(ctx).ShouldNot(Or(BeEmpty(), Equal(deploy.UID)),
+		}).WithContext(ctx).WithTimeout(reconcileWait).ShouldNot(Or(BeEmpty(), Equal(deploy.UID)),
 			"the Deployment was deleted by hand and never made again: a delete event of a child must enqueue its controller too")
 	}, SpecTimeout(harness.Timeout))
 })

@@ -16,6 +16,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -126,13 +127,17 @@ func gone(ctx context.Context, key types.NamespacedName, obj client.Object) func
 	return func() bool { return !get(ctx, key, obj.DeepCopyObject().(client.Object)) }
 }
 
-// change reads an object, lets edit change it, and writes it back.
+// change reads an object, lets edit change it, and writes it back; it tries again on a
+// Conflict (the Deployment controller writes its Deployments' status all the time).
 func change[T client.Object](ctx context.Context, key types.NamespacedName, obj T, edit func(T)) {
 	GinkgoHelper()
-	c := k8s
-	Expect(c.Get(ctx, key, obj)).To(Succeed())
-	edit(obj)
-	Expect(c.Update(ctx, obj)).To(Succeed())
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := k8s.Get(ctx, key, obj); err != nil {
+			return err
+		}
+		edit(obj)
+		return k8s.Update(ctx, obj)
+	})).To(Succeed(), "could not change %s", key)
 }
 
 // makeChildren creates, with the specs' own code, the two children a site's controller

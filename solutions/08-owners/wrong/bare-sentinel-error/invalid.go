@@ -1,0 +1,44 @@
+// Wrong (exercise 5): it returns the sentinel errors as they are, without naming the objects.
+// errors.Is still works, but the message that reaches a log says only that some owner was
+// invalid: with many sites and children, nobody can tell which reference to fix.
+
+package owners
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Exercise 5: what an owner reference may not do.
+//
+// The API server checks an owner reference's fields (apiVersion, kind, name and uid set; at
+// most one controller) but not where the owner lives. The garbage collector has its own
+// rules, from the fact that an owner reference has no namespace field:
+//   - a namespaced owner is looked up in the dependent's namespace; one in another namespace is
+//     "not found" there, and a dependent all of whose owners are not found is deleted;
+//   - a cluster-scoped dependent has no namespace to look a namespaced owner up in: the
+//     reference can never be resolved, and the dependent is never collected;
+//   - a cluster-scoped owner (a Namespace, a Node, a CRD) is found from anywhere: it may own
+//     namespaced and cluster-scoped dependents alike.
+//
+// controllerutil.SetControllerReference makes this check before it sets anything; code that
+// writes owner references itself (an unstructured object, an apply configuration) must make
+// it too.
+
+// CheckOwner says whether owner may be named in an owner reference of dependent, from their
+// namespaces (a cluster-scoped object has none). It returns nil if it may, or an error that
+// wraps ErrCrossNamespace (a namespaced owner in another namespace than a namespaced
+// dependent) or ErrClusterScopedDependent (a namespaced owner of a cluster-scoped dependent),
+// and names both objects.
+func CheckOwner(owner, dependent metav1.Object) error {
+	ownerNS, dependentNS := owner.GetNamespace(), dependent.GetNamespace()
+	switch {
+	case ownerNS == "":
+		return nil // a cluster-scoped owner is found from anywhere
+	case dependentNS == "":
+		return ErrClusterScopedDependent
+	case dependentNS != ownerNS:
+		return ErrCrossNamespace
+	default:
+		return nil
+	}
+}
