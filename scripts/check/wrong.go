@@ -46,31 +46,42 @@ type compiled struct {
 	took   time.Duration
 }
 
-// proveWrong proves each wrong solution of a lesson in name order, calling report as each is
+// wrongRunsAtOnce is how many wrong solutions' test binaries run side by side. A wrong
+// controller is often caught only when a wait for the cluster runs out, so a run mostly sleeps:
+// two at once nearly halve those lessons' proofs without crowding two cores. (Two runs share the
+// cluster safely: every spec works in a namespace of its own.)
+const wrongRunsAtOnce = 2
+
+// proveWrong proves each wrong solution of a lesson, calling report in name order as each is
 // judged. Building a test binary (mostly linking) costs more than running one exercise's specs,
-// so one build per CPU runs ahead of the binary being run; at most that many binaries wait on
+// so one build per CPU runs ahead of the binaries being run; at most that many binaries wait on
 // disk at a time.
 func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, report func(proof)) []proof {
 	dir := filepath.Join(scratch, "wrong", l.Name)
-	ahead := make(chan struct{}, runtime.NumCPU()+1) // builds running or waiting, plus the one being run
-	builds := make([]chan compiled, len(list))
-	for i := range builds {
-		builds[i] = make(chan compiled, 1)
+	ahead := make(chan struct{}, runtime.NumCPU()+wrongRunsAtOnce) // builds running or waiting, plus those being run
+	running := make(chan struct{}, wrongRunsAtOnce)
+	judged := make([]chan proof, len(list))
+	for i := range judged {
+		judged[i] = make(chan proof, 1)
 	}
 	go func() {
 		for i, w := range list {
 			ahead <- struct{}{}
-			go func() { builds[i] <- compileWrong(ctx, dir, l, w) }()
+			go func() {
+				b := compileWrong(ctx, dir, l, w)
+				running <- struct{}{}
+				judged[i] <- judge(ctx, scratch, dir, l, b)
+				<-running
+				if b.binary != "" {
+					_ = os.Remove(b.binary)
+				}
+				<-ahead
+			}()
 		}
 	}()
 	var proofs []proof
 	for i := range list {
-		b := <-builds[i]
-		p := judge(ctx, scratch, dir, l, b)
-		if b.binary != "" {
-			_ = os.Remove(b.binary)
-		}
-		<-ahead
+		p := <-judged[i]
 		proofs = append(proofs, p)
 		report(p)
 	}
