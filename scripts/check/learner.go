@@ -123,31 +123,50 @@ func showProgress(w io.Writer, root string, asJSON bool) (bool, error) {
 	return true, nil
 }
 
-// printProgress lists the exercises lesson by lesson; the current lesson's are marked.
+// printProgress lists the exercises lesson by lesson. Given a current lesson (make watch's
+// list, which must fit a screen), the other lessons take one line each: a mark per exercise.
 func printProgress(w io.Writer, look look, rows []progressRow, current string) {
-	lesson := ""
-	for _, r := range rows {
-		if r.Lesson != lesson {
-			lesson = r.Lesson
-			done, total := lessonCount(rows, lesson)
-			fmt.Fprintf(w, "%s %s %d/%d\n", look.bold(fmt.Sprintf("%-16s", lesson)), progressBar(done, total, 10), done, total)
+	for i := 0; i < len(rows); {
+		lesson := rows[i].Lesson
+		j := i
+		for j < len(rows) && rows[j].Lesson == lesson {
+			j++
 		}
-		mark := look.dim("·")
-		switch r.State {
-		case "passed":
-			mark = look.mark(true)
-		case "failing":
-			mark = look.mark(false)
+		done, total := lessonCount(rows, lesson)
+		head := fmt.Sprintf("%s %s %d/%d", look.bold(fmt.Sprintf("%-16s", lesson)), progressBar(done, total, 10), done, total)
+		if current != "" && lesson != current {
+			marks := ""
+			for _, r := range rows[i:j] {
+				marks += stateMark(look, r.State)
+			}
+			fmt.Fprintf(w, "%s  %s\n", head, marks)
+			i = j
+			continue
 		}
-		extra := ""
-		if r.Hints > 0 {
-			extra += fmt.Sprintf("  hints %d/%d", r.Hints, r.HintLevels)
+		fmt.Fprintln(w, head)
+		for _, r := range rows[i:j] {
+			extra := ""
+			if r.Hints > 0 {
+				extra += fmt.Sprintf("  hints %d/%d", r.Hints, r.HintLevels)
+			}
+			if r.Forced {
+				extra += "  solution seen early"
+			}
+			fmt.Fprintf(w, "  %s %d. %s%s\n", stateMark(look, r.State), r.Exercise, r.Title, look.dim(extra))
 		}
-		if r.Forced {
-			extra += "  solution seen early"
-		}
-		fmt.Fprintf(w, "  %s %d. %s%s\n", mark, r.Exercise, r.Title, look.dim(extra))
+		i = j
 	}
+}
+
+// stateMark is ✓ passed, ✗ failing, · not checked yet.
+func stateMark(look look, state string) string {
+	switch state {
+	case "passed":
+		return look.mark(true)
+	case "failing":
+		return look.mark(false)
+	}
+	return look.dim("·")
 }
 
 func lessonCount(rows []progressRow, lesson string) (done, total int) {
