@@ -87,7 +87,8 @@ type result struct {
 	buildErr error
 	err      error
 	savedAt  time.Time
-	took     time.Duration
+	took     time.Duration // from the save to the result
+	building time.Duration // of which the rebuild
 }
 
 func (w *watcher) loop(ctx context.Context, saves <-chan time.Time, keys <-chan byte) (bool, error) {
@@ -142,7 +143,10 @@ func (w *watcher) start(ctx context.Context, results chan<- result, exercise int
 	gen := w.gen
 	go func() {
 		r := result{gen: gen, exercise: exercise, savedAt: savedAt}
-		if r.buildErr = w.checker.build(checkCtx); r.buildErr == nil {
+		began := time.Now()
+		r.buildErr = w.checker.build(checkCtx)
+		r.building = time.Since(began)
+		if r.buildErr == nil {
 			r.res, r.err = w.checker.run(checkCtx, exercise, nil)
 		}
 		if checkCtx.Err() != nil {
@@ -179,7 +183,7 @@ func (w *watcher) show(r result) {
 		fmt.Fprintf(w.out, "[%s] %s\n", time.Now().Format("15:04:05"), strings.ReplaceAll(w.status, "\n", "\n    "))
 	}
 	if r.buildErr == nil && r.err == nil && !r.savedAt.IsZero() {
-		line := fmt.Sprintf("checked in %.1f s after the save", r.took.Seconds())
+		line := fmt.Sprintf("checked in %.1f s after the save (rebuild %.1f s)", r.took.Seconds(), r.building.Seconds())
 		if w.keys {
 			w.status += "\n" + w.look.dim(line)
 		} else {
