@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"workshop.local/scripts/internal/buildprogress"
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
 )
@@ -40,12 +41,8 @@ func (c *checker) build(ctx context.Context) error {
 	var st *status
 	if _, err := os.Stat(c.binary); err != nil {
 		st = newStatus(c.out, c.look)
-		opts.Progress = func(p lessons.BuildProgress) {
-			what := fmt.Sprintf("compiling %d of %d packages (%s)", p.Compiled, p.Total, p.Package)
-			if p.Linking {
-				what = fmt.Sprintf("linking, %d packages compiled", p.Compiled)
-			}
-			st.show(fmt.Sprintf("Building lesson %s's specs: %s", c.lesson.Number, what))
+		opts.Progress = func(p buildprogress.Progress) {
+			st.show(fmt.Sprintf("Building lesson %s's specs: %s", c.lesson.Number, p))
 		}
 	}
 	err := lessons.Build(ctx, c.lesson, opts)

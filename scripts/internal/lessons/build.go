@@ -1,9 +1,7 @@
 package lessons
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"workshop.local/scripts/internal/buildprogress"
 )
 
 // BuildOptions say how to build a lesson's test binary.
@@ -20,14 +20,7 @@ type BuildOptions struct {
 	Binary      string // where the test binary goes
 	// Progress, when set, is told how far the build is each time a package is compiled. Counting
 	// costs a `go list` (half a second) before the build, so leave it nil for quick rebuilds.
-	Progress func(BuildProgress)
-}
-
-// BuildProgress is how far a build is: packages compiled of those that needed compiling.
-type BuildProgress struct {
-	Compiled, Total int
-	Package         string // the package being compiled
-	Linking         bool
+	Progress func(buildprogress.Progress)
 }
 
 // BuildError is a build that failed: the compiler's output, and its file:line lines.
@@ -56,26 +49,31 @@ func Build(ctx context.Context, l Lesson, o BuildOptions) error {
 	}
 	total := 0
 	if o.Progress != nil {
-		total = stalePackages(ctx, l, o.OverlayFile)
+		var flags []string
+		if o.OverlayFile != "" {
+			flags = append(flags, "-overlay="+o.OverlayFile)
+		}
+		total = buildprogress.StaleTest(ctx, l.Dir, nil, flags, ".")
 		args = append(args, "-x") // one compile command per package: that is what is counted
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
 	cmd.Dir = l.Dir
 	var out strings.Builder
 	cmd.Stdout = &out
-	var wg sync.WaitGroup
-	if o.Progress != nil {
-		pr, pw := io.Pipe()
-		cmd.Stderr = pw
-		wg.Go(func() { countCompiles(pr, &out, total, o.Progress) })
-		defer pw.Close()
-		err := cmd.Run()
-		pw.Close()
-		wg.Wait()
-		return buildResult(ctx, l, err, out.String())
+	if o.Progress == nil {
+		cmd.Stderr = &out
+		return buildResult(ctx, l, cmd.Run(), out.String())
 	}
-	cmd.Stderr = &out
-	return buildResult(ctx, l, cmd.Run(), out.String())
+	// The compiler's messages come on stderr, through the trace follower into their own buffer.
+	var messages strings.Builder
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	var wg sync.WaitGroup
+	wg.Go(func() { buildprogress.Follow(pr, &messages, total, o.Progress) })
+	err := cmd.Run()
+	pw.Close()
+	wg.Wait()
+	return buildResult(ctx, l, err, messages.String()+out.String())
 }
 
 func buildResult(ctx context.Context, l Lesson, err error, out string) error {
@@ -86,61 +84,6 @@ func buildResult(ctx context.Context, l Lesson, err error, out string) error {
 		return ctx.Err()
 	}
 	return &BuildError{Output: strings.TrimSpace(out), Errors: compileErrors(l.Dir, out)}
-}
-
-// stalePackages counts what the build will compile: go list knows from the build cache.
-func stalePackages(ctx context.Context, l Lesson, overlayFile string) int {
-	args := []string{"list", "-deps", "-test", "-f", "{{if .Stale}}x{{end}}"}
-	if overlayFile != "" {
-		args = append(args, "-overlay="+overlayFile)
-	}
-	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
-	cmd.Dir = l.Dir
-	out, _ := cmd.Output()
-	return strings.Count(string(out), "x")
-}
-
-// countCompiles reads go's -x trace: each compile command is one package done (or started,
-// close enough), the link command is the last step. Everything that is not a command (the
-// compiler's own messages) goes to out, so a failed build still reports its errors.
-func countCompiles(r io.Reader, out io.Writer, total int, progress func(BuildProgress)) {
-	scanner := bufio.NewScanner(r)
-	scanner.Buffer(make([]byte, 64*1024), 4*1024*1024)
-	p := BuildProgress{Total: total}
-	for scanner.Scan() {
-		line := scanner.Text()
-		switch {
-		case strings.Contains(line, "/compile -o ") && strings.Contains(line, " -p "):
-			p.Compiled++
-			p.Package = packageOf(line)
-			p.Total = max(p.Total, p.Compiled)
-			progress(p)
-		case strings.Contains(line, "/link -o "):
-			p.Linking = true
-			progress(p)
-		case isTraceLine(line):
-		default:
-			fmt.Fprintln(out, line)
-		}
-	}
-	_, _ = io.Copy(io.Discard, r) // a line too long for the scanner must not block the build
-}
-
-func packageOf(compile string) string {
-	fields := strings.Fields(compile)
-	for i, f := range fields {
-		if f == "-p" && i+1 < len(fields) {
-			return fields[i+1]
-		}
-	}
-	return ""
-}
-
-// isTraceLine is true for what -x prints: commands, heredocs, cd, mkdir, WORK=.
-var compilerMessage = regexp.MustCompile(`^(#|\S+\.go:\d+|\s+|FAIL|note:|too many errors)`)
-
-func isTraceLine(line string) bool {
-	return line == "" || !compilerMessage.MatchString(line) || strings.HasPrefix(line, "# import config")
 }
 
 // compileErrorLine is "./parse.go:12:3: undefined: x" (column optional, path relative or not).
