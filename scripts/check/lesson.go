@@ -56,7 +56,7 @@ func checkLesson(ctx context.Context, root, scratch, name string, exercise int) 
 	if verbose == nil {
 		printCompact(os.Stdout, look, res)
 		rel, _ := filepath.Rel(root, c.logPath())
-		fmt.Println(look.dim("Ginkgo's whole output: " + rel + " (or VERBOSE=1)"))
+		fmt.Println("\n" + look.dim("Ginkgo's whole output: "+rel+" (or VERBOSE=1)"))
 	}
 	fmt.Println()
 	return summarize(root, lesson, res, exercise), nil
@@ -141,12 +141,12 @@ func printNext(root string, lesson lessons.Lesson, e lessons.Exercise) {
 	if file, line := lesson.TODO(e.Number); file != "" {
 		fmt.Printf("  edit  %s:%d  (TODO(exercise %d))\n", rel(filepath.Join(lesson.Dir, file)), line, e.Number)
 	}
-	fmt.Printf("  hints %s, section \"Exercise %d\"\n", rel(filepath.Join(lesson.Dir, "README.md")), e.Number)
+	fmt.Printf("  hints make hint LESSON=%s EXERCISE=%d  (one level at a time from %s, section \"Exercise %d\")\n", lesson.Number, e.Number, rel(filepath.Join(lesson.Dir, "README.md")), e.Number)
 	fmt.Printf("  first failing spec: %s\n", e.FirstFailure.Text)
 	if e.FirstFailure.Failure != "" {
 		fmt.Printf("    %s\n", e.FirstFailure.Failure)
 	}
-	fmt.Printf("  check it alone: make check LESSON=%s EXERCISE=%d\n", lesson.Number, e.Number)
+	fmt.Printf("  check it alone: make check LESSON=%s EXERCISE=%d, or at every save: make watch LESSON=%s\n", lesson.Number, e.Number, lesson.Number)
 }
 
 func printFinished(root string, lesson lessons.Lesson, only int) {
