@@ -17,9 +17,9 @@ export CLUSTER ?= auto
 
 .PHONY: help
 help: ## List the targets.
-	@echo "Workshop targets (run from the workspace root, or inside a lesson folder for check):"
+	@echo "Workshop targets (run from the workspace root, or inside lessons/NN-topic/, which sets LESSON):"
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
-	@echo "Variables: CLUSTER=auto|kind|local  LESSON=NN  EXERCISE=N  WRONG=name"
+	@echo "Variables: CLUSTER=auto|kind|local  LESSON=NN  EXERCISE=N  WRONG=name  VERBOSE=1  FORCE=1  NO_COLOR=1"
 
 .PHONY: go-present
 go-present:
@@ -46,9 +46,35 @@ cluster-status: tools ## Say what is running and whether the API answers.
 
 # LESSON=01 (or 1, or the folder name) and EXERCISE=N pick what to check.
 .PHONY: check
-check: tools ## Check a lesson against the cluster (LESSON=NN, EXERCISE=N); starts the cluster if needed.
+check: tools ## Check a lesson against the cluster (LESSON=NN, EXERCISE=N, VERBOSE=1 for Ginkgo's whole output); starts the cluster if needed.
 	@test -n "$(LESSON)" || { echo "Which lesson? make check LESSON=01 (or run make check inside lessons/NN-topic/)" >&2; exit 2; }
-	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check lesson "$(LESSON)" "$(EXERCISE)"
+	@cd $(ROOT) && $(BIN)/cluster ensure && echo && VERBOSE="$(VERBOSE)" $(BIN)/check lesson "$(LESSON)" "$(EXERCISE)"
+
+# The learner's loop. State (exercises passed, hints shown, solutions revealed, reset backups)
+# lives in .progress/, which git ignores and make cluster-down leaves alone.
+.PHONY: watch
+watch: tools ## Re-check the current exercise on every save (LESSON=NN); keys: h hint, l list, a all, r reset, n next, q quit.
+	@test -n "$(LESSON)" || { echo "Which lesson? make watch LESSON=01 (or run make watch inside lessons/NN-topic/)" >&2; exit 2; }
+	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check watch "$(LESSON)" "$(EXERCISE)"
+
+.PHONY: hint
+hint: tools ## Show the next hint level of an exercise from its README (LESSON=NN EXERCISE=N).
+	@test -n "$(LESSON)" || { echo "Which lesson? make hint LESSON=01 EXERCISE=1" >&2; exit 2; }
+	@cd $(ROOT) && $(BIN)/check hint "$(LESSON)" "$(EXERCISE)"
+
+.PHONY: progress
+progress: tools ## Every lesson and exercise with its state from your last checks, hints used, the next step (ARGS=--json).
+	@cd $(ROOT) && $(BIN)/check progress $(ARGS)
+
+.PHONY: reset
+reset: tools ## Put an exercise's starter back from git, after backing up your version (LESSON=NN EXERCISE=N; no EXERCISE: the lesson, asks first).
+	@test -n "$(LESSON)" || { echo "Which lesson? make reset LESSON=01 EXERCISE=1" >&2; exit 2; }
+	@cd $(ROOT) && $(BIN)/check reset "$(LESSON)" "$(EXERCISE)"
+
+.PHONY: solution
+solution: tools ## Show the reference solution as a diff against your code, once the exercise passes (LESSON=NN EXERCISE=N, FORCE=1 to see it before).
+	@test -n "$(LESSON)" || { echo "Which lesson? make solution LESSON=01 EXERCISE=1" >&2; exit 2; }
+	@cd $(ROOT) && FORCE="$(FORCE)" $(BIN)/check solution "$(LESSON)" "$(EXERCISE)"
 
 # Ginkgo's CLI at the workspace's pinned version (go run: nothing to install), in a lesson's folder.
 # SOLUTION=1 overlays the reference solution on the learner's files, without touching them.

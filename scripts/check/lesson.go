@@ -3,32 +3,110 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/reporters"
+	"github.com/onsi/ginkgo/v2/types"
 
 	"workshop.local/scripts/internal/lessons"
 )
 
-// checkLesson runs one lesson's specs against the learner's files, shows Ginkgo's output, and
-// ends with a summary per exercise and the next step. It returns true when all checked pass.
+// checkLesson runs one lesson's specs against the learner's files and shows, from Ginkgo's
+// report, the full output of the current exercise's failures only, one line per spec for the
+// rest (VERBOSE=1: Ginkgo's whole output), then a summary per exercise and the next step.
+// A lesson that does not compile is reported as that, with the compiler's lines. It returns
+// true when all checked pass.
 func checkLesson(ctx context.Context, root, scratch, name string, exercise int) (bool, error) {
 	lesson, err := lessons.Find(root, name)
 	if err != nil {
 		return false, err
 	}
+	look := lookOf(os.Stdout)
+	c := newChecker(root, scratch, lesson, "check", os.Stdout, look)
 	fmt.Printf("Checking lesson %s against the workshop cluster...\n\n", lesson.Name)
-	res, err := lessons.Execute(ctx, lessons.Run{
-		Lesson: lesson, Exercise: exercise, ReportDir: scratch, Output: os.Stdout,
-	})
+	if err := c.build(ctx); err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		c.compileFailure(os.Stdout, err)
+		return false, nil
+	}
+	var verbose io.Writer
+	if os.Getenv("VERBOSE") != "" {
+		verbose = os.Stdout
+	}
+	st := newStatus(os.Stdout, look)
+	if look.tty && verbose == nil {
+		st.show("Running the specs")
+	}
+	res, err := c.run(ctx, exercise, verbose)
+	st.done()
 	if err != nil {
 		return false, err
 	}
-	fmt.Println()
 	if res.SuiteError != "" && len(res.Specs) == 0 {
-		fmt.Printf("Lesson %s did not run: %s\n", lesson.Number, res.SuiteError)
+		printFull(os.Stdout, look, res.SuiteFailures)
+		fmt.Printf("\nLesson %s did not run: %s\n", lesson.Number, res.SuiteError)
 		return false, nil
 	}
+	if verbose == nil {
+		printCompact(os.Stdout, look, res)
+		rel, _ := filepath.Rel(root, c.logPath())
+		fmt.Println("\n" + look.dim("Ginkgo's whole output: "+rel+" (or VERBOSE=1)"))
+	}
+	fmt.Println()
 	return summarize(root, lesson, res, exercise), nil
+}
+
+// printCompact shows every spec as one line, grouped by exercise, and the current exercise's
+// failing specs (the first exercise that does not pass) in full, as Ginkgo prints them.
+func printCompact(w io.Writer, look look, res lessons.Result) {
+	current := -1
+	for _, e := range res.Exercises() {
+		if !e.Done() {
+			current = e.Number
+			break
+		}
+	}
+	var full []types.SpecReport
+	for _, s := range res.Specs {
+		if s.Exercise == current && !s.Passed {
+			full = append(full, s.Report)
+		}
+	}
+	printFull(w, look, full)
+	for _, e := range res.Exercises() {
+		fmt.Fprintf(w, "\n%s\n", look.bold(e.Title))
+		for _, s := range res.Specs {
+			if s.Exercise == e.Number {
+				fmt.Fprintf(w, "  %s %s\n", look.mark(s.Passed), specLine(s))
+			}
+		}
+	}
+}
+
+// specLine is a spec's text below its exercise's container.
+func specLine(s lessons.Spec) string {
+	texts := s.Report.ContainerHierarchyTexts
+	if len(texts) > 0 {
+		texts = texts[1:]
+	}
+	return strings.Join(append(slices.Clone(texts), s.Report.LeafNodeText), " ")
+}
+
+// printFull prints specs as Ginkgo's default reporter does for a failure.
+func printFull(w io.Writer, look look, specs []types.SpecReport) {
+	if len(specs) == 0 {
+		return
+	}
+	r := reporters.NewDefaultReporter(types.ReporterConfig{NoColor: !look.color}, w)
+	for _, sr := range specs {
+		r.DidRun(sr)
+	}
 }
 
 // summarize prints one line per exercise and what to do next.
@@ -63,12 +141,12 @@ func printNext(root string, lesson lessons.Lesson, e lessons.Exercise) {
 	if file, line := lesson.TODO(e.Number); file != "" {
 		fmt.Printf("  edit  %s:%d  (TODO(exercise %d))\n", rel(filepath.Join(lesson.Dir, file)), line, e.Number)
 	}
-	fmt.Printf("  hints %s, section \"Exercise %d\"\n", rel(filepath.Join(lesson.Dir, "README.md")), e.Number)
+	fmt.Printf("  hints make hint LESSON=%s EXERCISE=%d  (one level at a time from %s, section \"Exercise %d\")\n", lesson.Number, e.Number, rel(filepath.Join(lesson.Dir, "README.md")), e.Number)
 	fmt.Printf("  first failing spec: %s\n", e.FirstFailure.Text)
 	if e.FirstFailure.Failure != "" {
 		fmt.Printf("    %s\n", e.FirstFailure.Failure)
 	}
-	fmt.Printf("  check it alone: make check LESSON=%s EXERCISE=%d\n", lesson.Number, e.Number)
+	fmt.Printf("  check it alone: make check LESSON=%s EXERCISE=%d, or at every save: make watch LESSON=%s\n", lesson.Number, e.Number, lesson.Number)
 }
 
 func printFinished(root string, lesson lessons.Lesson, only int) {

@@ -4,6 +4,8 @@
 //	go run ./scripts/check lesson 01 [EXERCISE]
 //	go run ./scripts/check test [LESSON]   (LESSON limits the lesson checks to one)
 //	go run ./scripts/check wrong LESSON [NAME]   (prove a lesson's wrong solutions, or one of them)
+//	go run ./scripts/check watch|hint|reset|solution LESSON [EXERCISE]   (the learner's loop)
+//	go run ./scripts/check progress [--json]
 //	go run ./scripts/check mistakes   (write docs/mistakes.md from the wrong solutions' headers)
 //	go run ./scripts/check dir|overlay LESSON   (print a lesson's folder, or write its solution overlay and print its path)
 package main
@@ -57,6 +59,8 @@ func run(ctx context.Context, args []string) (bool, error) {
 			only = args[2]
 		}
 		return testWrong(ctx, root, scratch, args[1], only)
+	case len(args) >= 1 && isLearnerCommand(args[0]):
+		return learnerCommand(ctx, root, scratch, args)
 	case len(args) == 1 && args[0] == "mistakes":
 		return writeMistakes(root)
 	case len(args) >= 1 && args[0] == "test":
@@ -66,7 +70,7 @@ func run(ctx context.Context, args []string) (bool, error) {
 		}
 		return selfTest(ctx, root, scratch, only)
 	default:
-		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check wrong NN [NAME] | check mistakes | check dir|overlay NN")
+		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check wrong NN [NAME] | check watch|hint|reset|solution NN [EXERCISE] | check progress [--json] | check mistakes | check dir|overlay NN")
 	}
 }
 

@@ -34,13 +34,16 @@ type Spec struct {
 	Container string // the outermost container, e.g. "Exercise 1: ParseGVK"
 	Exercise  int    // from its exercise-N label; 0 if it has none
 	Passed    bool
-	Failure   string // the failure message, its first few meaningful lines
+	Failure   string           // the failure message, its first few meaningful lines
+	Report    types.SpecReport // everything Ginkgo recorded, to print the spec in full
 }
 
 // Result is what one run of a lesson's specs produced.
 type Result struct {
 	Specs      []Spec
 	SuiteError string // why the suite did not run its specs (build error, BeforeSuite failure)
+	// SuiteFailures are the failed nodes around the specs (BeforeSuite and friends), in full.
+	SuiteFailures []types.SpecReport
 }
 
 // Execute runs `go test` in the lesson's folder with a Ginkgo JSON report and reads it back.
@@ -83,18 +86,7 @@ func resultOf(ctx context.Context, runErr error, report string) (Result, error) 
 // running it: `go test -c`. Building is most of a short run's cost, so a caller can build the
 // next binary while the current one runs. On failure the error holds the compiler's output.
 func Compile(ctx context.Context, l Lesson, overlayFile, binary string) error {
-	// No vet (make test vets every solution once) and no debug symbols (the linker's biggest
-	// cost for a binary that is run once and deleted).
-	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", binary, "-vet=off", "-ldflags=-s -w", "-overlay="+overlayFile, ".")
-	cmd.Dir = l.Dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("%w\n%s", err, strings.TrimSpace(string(out)))
-	}
-	return nil
+	return Build(ctx, l, BuildOptions{OverlayFile: overlayFile, Binary: binary})
 }
 
 // ExecuteCompiled runs a binary that Compile built, in the lesson's folder as go test would,
@@ -139,8 +131,11 @@ func readReport(path string) (Result, error) {
 // add records a spec, or the reason the suite failed around the specs (BeforeSuite and friends).
 func (res *Result) add(sr types.SpecReport) {
 	if sr.LeafNodeType != types.NodeTypeIt {
-		if sr.State.Is(types.SpecStateFailureStates) && res.SuiteError == "" {
-			res.SuiteError = fmt.Sprintf("%s failed: %s", sr.LeafNodeType, text.FirstLine(sr.Failure.Message))
+		if sr.State.Is(types.SpecStateFailureStates) {
+			if res.SuiteError == "" {
+				res.SuiteError = fmt.Sprintf("%s failed: %s", sr.LeafNodeType, text.FirstLine(sr.Failure.Message))
+			}
+			res.SuiteFailures = append(res.SuiteFailures, sr)
 		}
 		return
 	}
@@ -161,6 +156,7 @@ func (res *Result) add(sr types.SpecReport) {
 		Exercise:  exerciseOf(sr.Labels()),
 		Passed:    sr.State == types.SpecStatePassed,
 		Failure:   failure,
+		Report:    sr,
 	})
 }
 

@@ -13,8 +13,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
+	"golang.org/x/term"
+
+	"workshop.local/scripts/internal/buildprogress"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
 )
@@ -144,17 +148,26 @@ func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
 func (b Binaries) build(ctx context.Context, bin binary, out io.Writer) error {
 	tmp := b.Path(bin.name) + ".partial"
 	logPath := b.Path(bin.name) + ".build.log"
-	args := []string{"build", "-trimpath", "-ldflags", ldflags(bin.stamped), "-o", tmp, bin.pkg}
+	// -x traces one compile command per package: buildprogress counts them for the progress line.
+	args := []string{"build", "-x", "-trimpath", "-ldflags", ldflags(bin.stamped), "-o", tmp, bin.pkg}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = filepath.Join(b.BuilderDir, bin.module)
 	// The builder modules live outside go.work on purpose; -mod=mod lets go fetch their sums.
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
+	var output, stdout bytes.Buffer
+	cmd.Stdout = &stdout // apart from output, which the trace follower writes meanwhile
 
-	stop := showProgress(out, bin.name)
+	p := showProgress(out, bin.name)
+	total := buildprogress.Stale(ctx, cmd.Dir, cmd.Env, nil, bin.pkg)
+	trace, traceWriter := io.Pipe()
+	cmd.Stderr = traceWriter
+	followed := make(chan struct{})
+	go func() { buildprogress.Follow(trace, &output, total, p.update); close(followed) }()
 	err := cmd.Run()
-	elapsed := stop()
+	traceWriter.Close()
+	<-followed
+	output.Write(stdout.Bytes())
+	elapsed := p.stop()
 	_ = os.WriteFile(logPath, output.Bytes(), 0o644)
 	if err != nil {
 		_ = os.Remove(tmp)
@@ -192,25 +205,68 @@ func majorMinor(version string) (string, string) {
 	return parts[0], parts[1]
 }
 
-// showProgress prints which program is building and the elapsed time every 15 seconds, so a
-// long first build never looks hung. The returned func stops it and reports the total.
-func showProgress(out io.Writer, name string) func() time.Duration {
-	start := time.Now()
-	done := make(chan struct{})
+// progress shows which program is building, how many of its packages are compiled and the
+// elapsed time, so a long first build never looks hung: on a terminal one line redrawn as each
+// package is compiled, in a log a line every 15 seconds.
+type progress struct {
+	out   io.Writer
+	name  string
+	start time.Time
+	tty   bool
+	mu    sync.Mutex
+	last  buildprogress.Progress
+	done  chan struct{}
+}
+
+func showProgress(out io.Writer, name string) *progress {
+	p := &progress{out: out, name: name, start: time.Now(), done: make(chan struct{})}
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
 	fmt.Fprintf(out, "  building %s ...\n", name)
 	go func() {
 		tick := time.NewTicker(15 * time.Second)
 		defer tick.Stop()
 		for {
 			select {
-			case <-done:
+			case <-p.done:
 				return
 			case <-tick.C:
-				fmt.Fprintf(out, "  building %s ... %s\n", name, time.Since(start).Round(time.Second))
+				if !p.tty {
+					fmt.Fprintln(p.out, p.line())
+				}
 			}
 		}
 	}()
-	return func() time.Duration { close(done); return time.Since(start) }
+	return p
+}
+
+func (p *progress) update(bp buildprogress.Progress) {
+	p.mu.Lock()
+	p.last = bp
+	p.mu.Unlock()
+	if p.tty {
+		fmt.Fprintf(p.out, "\r\x1b[K%s", p.line())
+	}
+}
+
+func (p *progress) line() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	elapsed := time.Since(p.start).Round(time.Second)
+	if p.last.Compiled == 0 && !p.last.Linking {
+		return fmt.Sprintf("  building %s ... %s (resolving modules)", p.name, elapsed)
+	}
+	return fmt.Sprintf("  building %s ... %s, %s", p.name, p.last, elapsed)
+}
+
+// stop ends the progress line and returns the build's duration.
+func (p *progress) stop() time.Duration {
+	close(p.done)
+	if p.tty {
+		fmt.Fprint(p.out, "\r\x1b[K")
+	}
+	return time.Since(p.start)
 }
 
 // buildError turns a failed go build into one sentence with a way out, plus the tail of the log.
