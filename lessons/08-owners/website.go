@@ -47,15 +47,21 @@ func SelectorLabels(site *Website) map[string]string {
 }
 
 // SetPodTemplate sets, on a Deployment's pod template, what the site decides: its labels, the
-// web container's image and page mount, and the page volume. It changes nothing else, so that
-// the fields the API server filled in with defaults when the Deployment was created
-// (terminationMessagePath, imagePullPolicy, the volume's defaultMode, ...) stay as they are:
-// called on a template that is already right, it leaves it exactly equal.
+// web container's image and page mount, the page volume, and no grace period. It changes
+// nothing else, so that the fields the API server filled in with defaults when the Deployment
+// was created (terminationMessagePath, imagePullPolicy, the volume's defaultMode, ...) stay as
+// they are: called on a template that is already right, it leaves it exactly equal.
 func SetPodTemplate(template *corev1.PodTemplateSpec, site *Website) {
 	if template.Labels == nil {
 		template.Labels = map[string]string{}
 	}
 	maps.Copy(template.Labels, SelectorLabels(site))
+	// The workshop's pods run nothing, so they need no time to stop: with a grace period of 0
+	// the API server removes a deleted pod at once instead of waiting for its node to confirm
+	// (pkg/registry/core/pod/strategy.go, CheckGracefulDelete), and the garbage collector's
+	// work on a Deployment's pods is quick to watch.
+	noGrace := int64(0)
+	template.Spec.TerminationGracePeriodSeconds = &noGrace
 
 	web := container(&template.Spec, ContainerName)
 	web.Image = Image
