@@ -7,7 +7,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -81,6 +83,51 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 			createDeployment(ctx, beta)
 		}, b)
 		Expect(built.Keys()).To(ConsistOf(handBuilt.Keys()), "over the whole script, your controller should reconcile the same Websites as the hand-built one")
+	}, SpecTimeout(harness.Timeout))
+
+	It("runs the Website reconciler: children made, readiness reported, a page deleted by hand put back", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		mgr := newManager(cluster.Config, ns, nil)
+		_, err := sites.NewWebsiteController(mgr, &sites.WebsiteReconciler{Client: mgr.GetClient()}, harness.FastRateLimiter(), predicate.GenerationChangedPredicate{})
+		Expect(err).NotTo(HaveOccurred(), "NewWebsiteController failed")
+		harness.StartManager(ctx, mgr)
+
+		createConfigMap(ctx, ns, sites.SettingsName, "footer", "<footer>v1</footer>")
+		site := createSite(ctx, ns, "alpha")
+		pageKey := client.ObjectKey{Namespace: ns, Name: sites.PageName(site)}
+		pageHTML := func(g Gomega) string {
+			var page corev1.ConfigMap
+			g.Expect(direct().Get(ctx, pageKey, &page)).To(Succeed())
+			return page.Data["index.html"]
+		}
+		Eventually(pageHTML).WithContext(ctx).Should(Equal(site.Spec.Page+"<footer>v1</footer>"), "the Website's page should be made, with the settings' footer (For, and the reconciler)")
+		// The cluster's part first: its Deployment controller and node make the pod ready, in
+		// their own time. Then the controller's part: that status change must reach the site.
+		Eventually(func(g Gomega) int32 {
+			var deployment appsv1.Deployment
+			g.Expect(direct().Get(ctx, client.ObjectKeyFromObject(site), &deployment)).To(Succeed())
+			return deployment.Status.ReadyReplicas
+		}).WithContext(ctx).WithTimeout(60*time.Second).Should(Equal(int32(1)), "the cluster did not make alpha's web server ready: is the workshop cluster's node Ready (make cluster-status)?")
+		Eventually(func(g Gomega) sites.WebsiteStatus {
+			var got sites.Website
+			g.Expect(direct().Get(ctx, client.ObjectKeyFromObject(site), &got)).To(Succeed())
+			return got.Status
+		}).WithContext(ctx).WithTimeout(catchUp).Should(Equal(sites.WebsiteStatus{ObservedGeneration: 1, ReadyReplicas: 1}),
+			"the Website should report its Deployment's ready replica: the Deployment's status changes when its pod is ready, and Owns(&appsv1.Deployment{}) brings that change to the Website's reconcile")
+
+		var page corev1.ConfigMap
+		Expect(direct().Get(ctx, pageKey, &page)).To(Succeed())
+		Expect(direct().Delete(ctx, &page)).To(Succeed())
+		Eventually(func(g Gomega) {
+			var back corev1.ConfigMap
+			g.Expect(direct().Get(ctx, pageKey, &back)).To(Succeed())
+			g.Expect(back.UID).NotTo(Equal(page.UID))
+		}).WithContext(ctx).Should(Succeed(), "a page deleted by hand should be made again: Owns(&corev1.ConfigMap{}) reconciles its Website")
+
+		change(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: sites.SettingsName}}, false, func(cm *corev1.ConfigMap) {
+			cm.Data["footer"] = "<footer>v2</footer>"
+		})
+		Eventually(pageHTML).WithContext(ctx).Should(Equal(site.Spec.Page+"<footer>v2</footer>"), "new settings should reach every page: Watches the settings, mapped with SitesInNamespace")
 	}, SpecTimeout(harness.Timeout))
 
 	It("is named ControllerName and runs Workers workers", func(ctx SpecContext) {
