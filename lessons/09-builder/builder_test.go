@@ -100,7 +100,7 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 			g.Expect(direct().Get(ctx, pageKey, &page)).To(Succeed())
 			return page.Data["index.html"]
 		}
-		Eventually(pageHTML).WithContext(ctx).Should(Equal(site.Spec.Page+"<footer>v1</footer>"), "the Website's page should be made, with the settings' footer (For, and the reconciler)")
+		Eventually(pageHTML).WithContext(ctx).WithTimeout(settle).Should(Equal(site.Spec.Page+"<footer>v1</footer>"), "the Website's page should be made, with the settings' footer (For, and the reconciler)")
 		// The cluster's part first: its Deployment controller and node make the pod ready, in
 		// their own time. Then the controller's part: that status change must reach the site.
 		Eventually(func(g Gomega) int32 {
@@ -112,7 +112,7 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 			var got sites.Website
 			g.Expect(direct().Get(ctx, client.ObjectKeyFromObject(site), &got)).To(Succeed())
 			return got.Status
-		}).WithContext(ctx).WithTimeout(catchUp).Should(Equal(sites.WebsiteStatus{ObservedGeneration: 1, ReadyReplicas: 1}),
+		}).WithContext(ctx).WithTimeout(settle).Should(Equal(sites.WebsiteStatus{ObservedGeneration: 1, ReadyReplicas: 1}),
 			"the Website should report its Deployment's ready replica: the Deployment's status changes when its pod is ready, and Owns(&appsv1.Deployment{}) brings that change to the Website's reconcile")
 
 		var page corev1.ConfigMap
@@ -122,12 +122,12 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 			var back corev1.ConfigMap
 			g.Expect(direct().Get(ctx, pageKey, &back)).To(Succeed())
 			g.Expect(back.UID).NotTo(Equal(page.UID))
-		}).WithContext(ctx).Should(Succeed(), "a page deleted by hand should be made again: Owns(&corev1.ConfigMap{}) reconciles its Website")
+		}).WithContext(ctx).WithTimeout(settle).Should(Succeed(), "a page deleted by hand should be made again: Owns(&corev1.ConfigMap{}) reconciles its Website")
 
 		change(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: sites.SettingsName}}, false, func(cm *corev1.ConfigMap) {
 			cm.Data["footer"] = "<footer>v2</footer>"
 		})
-		Eventually(pageHTML).WithContext(ctx).Should(Equal(site.Spec.Page+"<footer>v2</footer>"), "new settings should reach every page: Watches the settings, mapped with SitesInNamespace")
+		Eventually(pageHTML).WithContext(ctx).WithTimeout(settle).Should(Equal(site.Spec.Page+"<footer>v2</footer>"), "new settings should reach every page: Watches the settings, mapped with SitesInNamespace")
 	}, SpecTimeout(harness.Timeout))
 
 	It("is named ControllerName and runs Workers workers", func(ctx SpecContext) {
@@ -139,7 +139,7 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 		harness.StartManager(ctx, mgr)
 		// A controller logs "Starting workers" with its name and its worker count when it
 		// starts (pkg/internal/controller/controller.go).
-		Eventually(func() []map[string]any { return logs.withMessage("Starting workers") }).WithContext(ctx).Should(ContainElement(And(
+		Eventually(func() []map[string]any { return logs.withMessage("Starting workers") }).WithContext(ctx).WithTimeout(settle).Should(ContainElement(And(
 			HaveKeyWithValue("controller", sites.ControllerName),
 			HaveKeyWithValue("worker count", BeNumerically("==", sites.Workers)),
 		)), "the controller should log `Starting workers` as %q with a worker count of %d: Named(ControllerName), and WithOptions(controller.Options{MaxConcurrentReconciles: Workers, ...})", sites.ControllerName, sites.Workers)
@@ -161,7 +161,7 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 		harness.StartManager(ctx, mgr)
 
 		site := client.ObjectKeyFromObject(createSite(ctx, ns, "flaky"))
-		Eventually(func() int { return rec.CountFor(site) }).WithContext(ctx).Should(Equal(4), "a Website that failed 3 times should be tried 4 times")
+		Eventually(func() int { return rec.CountFor(site) }).WithContext(ctx).WithTimeout(settle).Should(Equal(4), "a Website that failed 3 times should be tried 4 times")
 		for i, gap := range rec.Gaps(site) {
 			want := harness.FastRetryDelay(i + 1)
 			Expect(gap).To(BeNumerically(">=", want), "retry %d came %s after the failure, before the rate limiter's %s: pass retry as the RateLimiter in WithOptions", i+1, gap, want)

@@ -30,9 +30,14 @@ import (
 // prefix starts the name of every namespace these specs create.
 const prefix = "lesson09"
 
-// quiet is how long a spec watches for reconciles that must not come. Each watch, source and
-// handler acts within milliseconds of an event here, so a second is ample.
-const quiet = time.Second
+// How long specs wait for a controller. Each watch, source and handler here acts within
+// milliseconds of an event: quiet is how long a spec watches for reconciles that must not come,
+// and settle how long it waits for a controller to act on a change (slack for a loaded machine;
+// a wrong wiring then fails in 15 s instead of the default 30).
+const (
+	quiet  = time.Second
+	settle = 15 * time.Second
+)
 
 // scheme knows client-go's kinds and Website, for the specs' own client.
 var scheme = func() *runtime.Scheme {
@@ -141,7 +146,7 @@ func expectReconciles(ctx context.Context, rec *harness.ReconcileRecorder, what 
 		Consistently(since).WithContext(ctx).WithTimeout(quiet).Should(BeEmpty(), "%s: no reconcile should follow", what)
 		return
 	}
-	Eventually(since).WithContext(ctx).Should(ConsistOf(want), "%s: exactly these Websites should be reconciled", what)
+	Eventually(since).WithContext(ctx).WithTimeout(settle).Should(ConsistOf(want), "%s: exactly these Websites should be reconciled", what)
 }
 
 // logLines records what a logger wrote, one map per line (its message under "msg", and every

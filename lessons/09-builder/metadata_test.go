@@ -61,7 +61,7 @@ var _ = Describe("Exercise 2: metadata-only watches", harness.Exercise(2), func(
 		Expect(err).NotTo(HaveOccurred(), "NewLeanWebsiteController failed")
 		Expect(c).NotTo(BeNil(), "NewLeanWebsiteController should return the controller Build made")
 		harness.StartManager(ctx, mgr)
-		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(keyOf(alpha)), "Website alpha was never reconciled: For(&Website{})")
+		Eventually(rec.Keys).WithContext(ctx).WithTimeout(settle).Should(ContainElement(keyOf(alpha)), "Website alpha was never reconciled: For(&Website{})")
 	}
 
 	It("lists and watches ConfigMaps as metadata only, never as whole objects", func(ctx SpecContext) {
@@ -74,7 +74,7 @@ var _ = Describe("Exercise 2: metadata-only watches", harness.Exercise(2), func(
 	It("still reconciles a Website when its page or the settings change", func(ctx SpecContext) {
 		start(ctx)
 		beta := createSite(ctx, ns, "beta")
-		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(keyOf(beta)))
+		Eventually(rec.Keys).WithContext(ctx).WithTimeout(settle).Should(ContainElement(keyOf(beta)))
 		page := &corev1.ConfigMap{}
 		page.Namespace, page.Name = ns, sites.PageName(alpha)
 		expectReconciles(ctx, rec, "alpha's page edited (its owner, alpha, should be reconciled)", func() {

@@ -58,13 +58,13 @@ var _ = Describe("Exercise 3: two controllers, two names", harness.Exercise(3), 
 		harness.StartManager(ctx, mgr)
 
 		site := createSite(ctx, ns, "alpha")
-		Eventually(readiness.Keys).WithContext(ctx).Should(ContainElement(keyOf(site)), "the readiness controller never reconciled a new Website: For(&Website{})")
-		Eventually(website.Keys).WithContext(ctx).Should(ContainElement(keyOf(site)))
-		Eventually(func() []map[string]any { return logs.withMessage("reconciled by the readiness controller") }).WithContext(ctx).Should(
+		Eventually(readiness.Keys).WithContext(ctx).WithTimeout(settle).Should(ContainElement(keyOf(site)), "the readiness controller never reconciled a new Website: For(&Website{})")
+		Eventually(website.Keys).WithContext(ctx).WithTimeout(settle).Should(ContainElement(keyOf(site)))
+		Eventually(func() []map[string]any { return logs.withMessage("reconciled by the readiness controller") }).WithContext(ctx).WithTimeout(settle).Should(
 			ContainElement(HaveKeyWithValue("controller", sites.ReadinessControllerName)),
 			"the logger in the readiness controller's context should say controller=%q: Named(ReadinessControllerName)", sites.ReadinessControllerName)
 		Expect(logs.withMessage("reconciled by the Website controller")).To(ContainElement(HaveKeyWithValue("controller", sites.ControllerName)))
-		Eventually(func() float64 { return reconcileTotal(sites.ReadinessControllerName) }).WithContext(ctx).Should(BeNumerically(">", before),
+		Eventually(func() float64 { return reconcileTotal(sites.ReadinessControllerName) }).WithContext(ctx).WithTimeout(settle).Should(BeNumerically(">", before),
 			"controller_runtime_reconcile_total{controller=%q} did not grow: a controller's metrics carry its name", sites.ReadinessControllerName)
 	}, SpecTimeout(harness.Timeout))
 
@@ -76,7 +76,7 @@ var _ = Describe("Exercise 3: two controllers, two names", harness.Exercise(3), 
 		Expect(err).NotTo(HaveOccurred(), "NewReadinessController failed")
 		harness.StartManager(ctx, mgr)
 		alpha, beta := createSite(ctx, ns, "alpha"), createSite(ctx, ns, "beta")
-		Eventually(rec.Keys).WithContext(ctx).Should(ConsistOf(keyOf(alpha), keyOf(beta)), "the readiness controller should reconcile new Websites: For(&Website{})")
+		Eventually(rec.Keys).WithContext(ctx).WithTimeout(settle).Should(ConsistOf(keyOf(alpha), keyOf(beta)), "the readiness controller should reconcile new Websites: For(&Website{})")
 		expectReconciles(ctx, rec, "alpha's Deployment created, then updated by the cluster's Deployment controller (Owns(&appsv1.Deployment{}))", func() {
 			createDeployment(ctx, alpha)
 		}, keyOf(alpha))
