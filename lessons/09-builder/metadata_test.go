@@ -21,7 +21,7 @@ const metadataOnly = "as=PartialObjectMetadata"
 
 // configMapReads returns the GET requests in log for the ConfigMaps of namespace (lists,
 // watches and single reads), each as "path?query Accept: ...".
-func configMapReads(log *harness.HeaderLog, namespace string) (metadata, full []string) {
+func configMapReads(log *harness.RequestLog, namespace string) (metadata, full []string) {
 	path := "/api/v1/namespaces/" + namespace + "/configmaps"
 	for _, r := range log.Requests() {
 		if r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, path) {
@@ -41,7 +41,7 @@ func configMapReads(log *harness.HeaderLog, namespace string) (metadata, full []
 var _ = Describe("Exercise 2: metadata-only watches", harness.Exercise(2), func() {
 	var (
 		ns       string
-		requests *harness.HeaderLog
+		requests *harness.RequestLog
 		mgr      manager.Manager
 		rec      *harness.ReconcileRecorder
 		alpha    *sites.Website
@@ -54,7 +54,7 @@ var _ = Describe("Exercise 2: metadata-only watches", harness.Exercise(2), func(
 		ns = cluster.Namespace(ctx, prefix)
 		alpha = createSite(ctx, ns, "alpha")
 		createPage(ctx, alpha)
-		requests = &harness.HeaderLog{}
+		requests = &harness.RequestLog{}
 		mgr = newManager(requests.Watching(cluster.Config), ns, nil)
 		rec = harness.RecordReconciles(nil)
 		c, err := sites.NewLeanWebsiteController(mgr, rec)

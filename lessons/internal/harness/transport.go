@@ -16,16 +16,20 @@ type RoundTripFunc func(*http.Request) (*http.Response, error)
 // RoundTrip calls f.
 func (f RoundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// RequestLog records the method and URL of every request sent through the configs it watches,
-// so specs can check what the learner's code sent (and how often), not only what came back.
+// RequestLog records every request sent through the configs it watches (method, URL and
+// headers), so specs can check what the learner's code sent, how often, and how it asked (the
+// Accept header tells a metadata-only list, as=PartialObjectMetadataList, from a full one), not
+// only what came back.
 type RequestLog struct {
 	mu       sync.Mutex
-	requests []sentRequest
+	requests []SentRequest
 }
 
-type sentRequest struct {
-	method string
-	url    *url.URL
+// SentRequest is one request a RequestLog recorded.
+type SentRequest struct {
+	Method string
+	URL    *url.URL
+	Header http.Header
 }
 
 // Watching returns a copy of cfg whose requests are recorded in the log. Every kind of client
@@ -34,8 +38,9 @@ func (l *RequestLog) Watching(cfg *rest.Config) *rest.Config {
 	watched := rest.CopyConfig(cfg)
 	watched.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+			sent := SentRequest{Method: r.Method, URL: r.URL, Header: r.Header.Clone()}
 			l.mu.Lock()
-			l.requests = append(l.requests, sentRequest{r.Method, r.URL})
+			l.requests = append(l.requests, sent)
 			l.mu.Unlock()
 			return rt.RoundTrip(r)
 		})
@@ -49,9 +54,16 @@ func (l *RequestLog) Sent() []*url.URL {
 	defer l.mu.Unlock()
 	urls := make([]*url.URL, 0, len(l.requests))
 	for _, r := range l.requests {
-		urls = append(urls, r.url)
+		urls = append(urls, r.URL)
 	}
 	return urls
+}
+
+// Requests returns the requests recorded so far, in the order they were sent.
+func (l *RequestLog) Requests() []SentRequest {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]SentRequest(nil), l.requests...)
 }
 
 // Writes returns the requests so far that may change something on the server (every method but
@@ -61,10 +73,10 @@ func (l *RequestLog) Writes() []string {
 	defer l.mu.Unlock()
 	var writes []string
 	for _, r := range l.requests {
-		switch r.method {
+		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 		default:
-			writes = append(writes, fmt.Sprintf("%s %s", r.method, r.url.Path))
+			writes = append(writes, fmt.Sprintf("%s %s", r.Method, r.URL.Path))
 		}
 	}
 	return writes
