@@ -34,15 +34,19 @@ func main() {
 }
 
 func run(ctx context.Context, command string) error {
-	w, err := open(ctx)
+	w, err := open()
 	if err != nil {
 		return err
 	}
 	switch command {
-	case "up":
+	case "up", "ensure":
+		if err := w.choose(ctx); err != nil {
+			return err
+		}
+		if command == "ensure" {
+			return w.ensure(ctx)
+		}
 		return w.up(ctx)
-	case "ensure":
-		return w.ensure(ctx)
 	case "down":
 		return w.down(ctx)
 	case "status":
