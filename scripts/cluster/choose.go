@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/term"
 
 	"workshop.local/scripts/internal/kindcluster"
 	"workshop.local/scripts/internal/localcluster"
@@ -86,17 +89,32 @@ func (w *workshopCluster) chooseAuto(ctx context.Context) error {
 		if err := engine.Pullable(ctx, image); err != nil {
 			w.kind = kindLocal
 			w.why = fmt.Sprintf("%s answers but the kind node image cannot be pulled: %v; so the local cluster runs instead. "+
-				"For kind, pull it (`make prepare`) and run CLUSTER=kind make cluster; CLUSTER=local makes this choice silent", engine.Name, err)
+				"For kind, pull it with `make kind-pull`; CLUSTER=local makes this choice silent", engine.Name, err)
 			return nil
 		}
 		w.kind, w.why = kindKind, engine.Name+" answers and the kind node image can be pulled"
 	case engine.Installed:
-		return fmt.Errorf("%s; or choose kind explicitly once it runs: CLUSTER=kind make cluster "+
-			"(the local cluster builds Kubernetes from source, about 10 minutes the first time)", engine.Explain())
+		if askLocalInstead(engine) {
+			w.kind, w.why = kindLocal, "you chose it while "+engine.Name+" is stopped"
+			return nil
+		}
+		return fmt.Errorf("%s (it builds Kubernetes from source, about 10 minutes the first time)", engine.Explain())
 	default:
 		w.kind, w.why = kindLocal, "no container engine (docker, podman or nerdctl) is installed, so the local cluster runs; CLUSTER=local makes this choice silent"
 	}
 	return nil
+}
+
+// askLocalInstead asks, on a terminal only, whether to build the local cluster while the engine
+// is stopped; make run from a script or CI gets the error and its two ways out instead.
+func askLocalInstead(engine kindcluster.Engine) bool {
+	if !term.IsTerminal(int(os.Stdin.Fd())) {
+		return false
+	}
+	fmt.Println(engine.Explain() + ".")
+	fmt.Print("Build and start the local cluster instead (about 10 minutes the first time)? [y/N] ")
+	answer, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "y")
 }
 
 func (w *workshopCluster) detect(ctx context.Context) kindcluster.Engine {

@@ -138,3 +138,21 @@ func (w *workshopCluster) status(ctx context.Context) error {
 	fmt.Println("Running.")
 	return nil
 }
+
+// pull fetches the kind node image now, with progress, so that a later `make cluster` needs no
+// network; it says so when the image is here already.
+func (w *workshopCluster) pull(ctx context.Context) error {
+	engine, image := w.detect(ctx), nodeImage()
+	if !engine.Answers {
+		return errors.New(engine.Explain())
+	}
+	if engine.ImagePresent(ctx, image) {
+		fmt.Printf("%s already holds the kind node image %s.\n", engine.Name, image)
+		return nil
+	}
+	if err := engine.Pull(ctx, image, os.Stdout); err != nil {
+		return err
+	}
+	fmt.Println("Pulled. `make cluster` will use kind now.")
+	return nil
+}

@@ -136,7 +136,14 @@ var _ = Describe("the kind path against the real engine", func() {
 		// Only docker on PATH, no go: the run stops right after announcing its choice.
 		res := kindRun(dir, name, []string{"CLUSTER=auto", "PATH=" + onlyRealDocker()}, "up")
 		Expect(res.output).To(ContainSubstring("Workshop cluster: local (docker answers but the kind node image cannot be pulled: the registry cannot be reached"))
-		Expect(res.output).To(ContainSubstring("CLUSTER=kind make cluster"))
+		Expect(res.output).To(ContainSubstring("pull it with `make kind-pull`; CLUSTER=local makes this choice silent"))
+	})
+
+	It("pulls the node image ahead of time on make kind-pull, and says why it cannot", func() {
+		res := kindRun(GinkgoT().TempDir(), testClusterName(), nil, "pull")
+		Expect(res.exitCode).NotTo(BeZero())
+		Expect(res.output).To(ContainSubstring("Pulling the kind node image " + unpullableImage))
+		Expect(res.output).To(ContainSubstring("failed: the registry cannot be reached: no network or a proxy in the way"))
 	})
 
 	It("forgets under auto a kind cluster that no longer exists, and chooses again", func() {
