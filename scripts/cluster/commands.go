@@ -42,6 +42,9 @@ func (w *workshopCluster) upKind(ctx context.Context, d clusterDriver) error {
 		return err
 	}
 	defer unlock()
+	if !w.detect(ctx).Answers {
+		return d.Up(ctx) // says why kind cannot run; nothing was made, so nothing is recorded
+	}
 	if err := os.WriteFile(w.typeFile(), []byte(w.kind+"\n"), 0o644); err != nil {
 		return err
 	}

@@ -243,5 +243,6 @@ var _ = Describe("the kind path against a fake engine", func() {
 		Expect(res.exitCode).NotTo(BeZero())
 		Expect(res.output).NotTo(ContainSubstring("make cluster-down"))
 		Expect(res.output).To(ContainSubstring("docker is installed but its engine is not running"))
+		Expect(os.ReadFile(filepath.Join(dir, "cluster-type"))).To(Equal([]byte("local\n")), "nothing was made, so the record stays")
 	})
 })

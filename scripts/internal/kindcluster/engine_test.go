@@ -1,8 +1,11 @@
 package kindcluster
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	kindexec "sigs.k8s.io/kind/pkg/exec"
 )
 
 func TestStartHintNamesTheWayForEachSystem(t *testing.T) {
@@ -30,6 +33,16 @@ func TestPullCauseSaysWhatWentWrong(t *testing.T) {
 	for _, c := range cases {
 		if got := pullCause(c.output).Error(); !strings.Contains(got, c.want) {
 			t.Errorf("cause of %q: %q, want it to say %q", c.output, got, c.want)
+		}
+	}
+}
+
+func TestRefusedPrivilegedContainerIsExplained(t *testing.T) {
+	err := kindexec.Command("sh", "-c", `echo "docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: unable to apply caps: operation not permitted: unknown." >&2; exit 125`).Run()
+	got := withOutput(fmt.Errorf("failed to create node: %w", err)).Error()
+	for _, want := range []string{"unable to apply caps", "refuses privileged containers", "CLUSTER=local make cluster"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q does not say %q", got, want)
 		}
 	}
 }

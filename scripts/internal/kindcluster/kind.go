@@ -198,8 +198,21 @@ func (c *Cluster) Status(ctx context.Context, out io.Writer) bool {
 // (logError in sigs.k8s.io/kind/cmd/kind/app/main.go): kind's messages alone stop at
 // "exit status 1".
 func withOutput(err error) error {
-	if runErr := kindexec.RunErrorForError(err); runErr != nil && len(runErr.Output) > 0 {
-		return fmt.Errorf("%w: %s", err, strings.TrimSpace(string(runErr.Output)))
+	runErr := kindexec.RunErrorForError(err) // follows kind's own wrapping (pkg/errors' Cause)
+	if runErr == nil {
+		_ = errors.As(err, &runErr) // and ours (fmt's %w)
 	}
-	return err
+	if runErr == nil || len(runErr.Output) == 0 {
+		return err
+	}
+	output := strings.TrimSpace(string(runErr.Output))
+	if strings.Contains(output, "unable to apply caps") {
+		return fmt.Errorf("%w: %s\n%s", err, output, privilegedRefused)
+	}
+	return fmt.Errorf("%w: %s", err, output)
 }
+
+// privilegedRefused explains runc's "unable to apply caps": kind's nodes run --privileged, and an
+// engine whose own capabilities are cut (a sandbox or VM that drops CAP_SYS_RESOURCE) refuses that.
+const privilegedRefused = "This engine refuses privileged containers, which kind's nodes need " +
+	"(see docs/cluster.md, \"A kind node with no registry\"); use the local cluster: CLUSTER=local make cluster"
