@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -26,8 +27,14 @@ type Cluster struct {
 	Out        io.Writer
 }
 
-// readyTimeout bounds the wait for a new or reused cluster's API and node.
-const readyTimeout = 3 * time.Minute
+// readyTimeout bounds the wait for a new or reused cluster's API and node;
+// $WORKSHOP_KIND_READY_TIMEOUT (a Go duration) shortens it for the tool's own tests.
+func readyTimeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("WORKSHOP_KIND_READY_TIMEOUT")); err == nil {
+		return d
+	}
+	return 3 * time.Minute
+}
 
 func (c *Cluster) provider() *cluster.Provider {
 	opts := []cluster.ProviderOption{cluster.ProviderWithLogger(kindcmd.NewLogger())}
@@ -63,8 +70,9 @@ func (c *Cluster) Up(ctx context.Context) error {
 	}
 	if slices.Contains(names, c.Name) {
 		reuseErr := c.reuse(ctx)
-		if reuseErr == nil || ctx.Err() != nil {
-			return reuseErr
+		var broken halfCreated
+		if !errors.As(reuseErr, &broken) || ctx.Err() != nil {
+			return reuseErr // reused, or a cluster that runs but is slow: its objects are kept
 		}
 		fmt.Fprintf(c.Out, "The kind cluster %q cannot be reused (%v); deleting it and creating it again.\n", c.Name, reuseErr)
 		if err := c.Down(); err != nil {
@@ -74,16 +82,23 @@ func (c *Cluster) Up(ctx context.Context) error {
 	return c.create(ctx)
 }
 
+// halfCreated marks a cluster that cannot be brought back: a node that does not start, or no
+// kubeconfig on the node because kind's create stopped before kubeadm wrote it.
+type halfCreated struct{ error }
+
 // reuse starts the cluster's stopped nodes, exports its kubeconfig and waits for its API.
 func (c *Cluster) reuse(ctx context.Context) error {
 	fmt.Fprintf(c.Out, "The kind cluster %q exists; reusing it.\n", c.Name)
 	if err := c.startStoppedNodes(ctx); err != nil {
-		return err
+		return halfCreated{err}
 	}
 	if err := c.provider().ExportKubeConfig(c.Name, c.Kubeconfig, false); err != nil {
-		return fmt.Errorf("its kubeconfig cannot be read, so its creation never finished: %w", withOutput(err))
+		return halfCreated{fmt.Errorf("its kubeconfig cannot be read, so its creation never finished: %w", withOutput(err))}
 	}
-	return c.waitReady(ctx)
+	if err := c.waitReady(ctx); err != nil {
+		return fmt.Errorf("%w; `make cluster-down` deletes it (and its objects), then `make cluster` creates a new one", err)
+	}
+	return nil
 }
 
 // startStoppedNodes starts nodes that are not running (Podman after a reboot, a stopped Docker
@@ -143,7 +158,8 @@ func (c *Cluster) create(ctx context.Context) error {
 // waitReady waits until /readyz answers and every node is Ready. kind's own wait
 // (CreateWithWaitForReady) only logs a warning when it runs out, so we wait ourselves.
 func (c *Cluster) waitReady(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	timeout := readyTimeout()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for {
 		err := checkReady(ctx, c.Kubeconfig)
@@ -152,7 +168,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("the kind cluster %q is not ready after %s: %w", c.Name, readyTimeout, err)
+			return fmt.Errorf("the kind cluster %q is not ready after %s: %w", c.Name, timeout, err)
 		case <-time.After(time.Second):
 		}
 	}
