@@ -6,12 +6,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gexec"
 )
 
 // Reusing a kind cluster, with a fake docker that plays one existing, running node and a fake
@@ -22,13 +26,16 @@ import (
 // runningNodeDocker answers the calls kind makes to list the cluster, find its control plane,
 // read its admin.conf and its API endpoint; any other call is logged and fails.
 const runningNodeDocker = `case "$1" in
-  info) exit 0 ;;
+  info) case "$*" in *json*) echo '{"CgroupDriver":"cgroupfs"}' ;; esac ;;
   image) [ -z "$FAKE_NO_IMAGE" ] ;;
   rm) echo "deleted $*" >> "$FAKE_DELETED" ;;
   pull) echo "Error response from daemon: dial tcp: lookup registry-1.docker.io: no such host" >&2; exit 1 ;;
   -v) echo "Docker version 28.2.2, build e6534b4" ;;
-  ps) case "$*" in *Names*) echo "$FAKE_NAME-control-plane" ;; *) echo "$FAKE_NAME" ;; esac ;;
+  ps) # FAKE_PS_EMPTY_LIST: no cluster until kind's create has begun
+    if [ -n "$FAKE_PS_EMPTY_LIST" ] && [ ! -e "$FAKE_DELETED.started" ]; then exit 0; fi
+    case "$*" in *Names*) echo "$FAKE_NAME-control-plane" ;; *) echo "$FAKE_NAME" ;; esac ;;
   inspect) case "$*" in
+      *--type=image*) : > "$FAKE_DELETED.started"; echo "kind create started" >> "$FAKE_DELETED"; read -r _ < "$FAKE_FIFO" ;;
       *State.Running*) echo true ;;
       *kind.role*) echo control-plane ;;
       *desktop.docker.io*) echo "$FAKE_SERVER" ;;
@@ -126,5 +133,34 @@ var _ = Describe("reusing a kind cluster", func() {
 		Expect(os.ReadFile(deleted)).To(ContainSubstring(name+"-control-plane"), "kind deleted the node")
 		Expect(res.output).To(ContainSubstring("failed: the registry cannot be reached"))
 		Expect(log).NotTo(BeAnExistingFile())
+	})
+
+	It("stops kind's create on Ctrl-C and deletes what it made", func() {
+		server, _ := fakeAPI(0, "True")
+		name, dir := testClusterName(), GinkgoT().TempDir()
+		env, _ := reuseEnv(server, name)
+		deleted := strings.TrimPrefix(env[len(env)-1], "FAKE_DELETED=")
+		fifo := filepath.Join(GinkgoT().TempDir(), "hang")
+		Expect(syscall.Mkfifo(fifo, 0o600)).To(Succeed())
+		DeferCleanup(func() { // let the fake's hanging command go
+			if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				_ = f.Close()
+			}
+		})
+		cmd := exec.Command(toolPath, "up")
+		cmd.Dir = rootDir
+		cmd.Env = append(os.Environ(), append(env, "WORKSHOP_CLUSTER_DIR="+dir, "CLUSTER=kind", "WORKSHOP_KIND_CLUSTER="+name,
+			"WORKSHOP_KIND_NODE_IMAGE="+unpullableImage, "FAKE_FIFO="+fifo, "FAKE_PS_EMPTY_LIST=1")...)
+		session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(session.Kill)
+		Eventually(func() (string, error) { b, err := os.ReadFile(deleted); return string(b), err }).
+			WithTimeout(30 * time.Second).Should(ContainSubstring("kind create started"))
+
+		session.Interrupt()
+		Eventually(session).WithTimeout(15 * time.Second).Should(gexec.Exit(1))
+		Expect(string(session.Out.Contents())).To(ContainSubstring(`Interrupted: deleting the half-created kind cluster "` + name + `"`))
+		Expect(string(session.Err.Contents())).To(ContainSubstring("creating the kind cluster was interrupted"))
+		Expect(os.ReadFile(deleted)).To(ContainSubstring("deleted rm -f -v " + name + "-control-plane"))
 	})
 })

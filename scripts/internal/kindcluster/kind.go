@@ -146,10 +146,14 @@ func (c *Cluster) create(ctx context.Context) error {
 	case <-ctx.Done():
 		fmt.Fprintf(c.Out, "Interrupted: deleting the half-created kind cluster %q.\n", c.Name)
 		_ = c.Down()
-		select { // kind's own commands have no context: give them a moment to fail
+		// kind's commands have no context, so its create cannot be cancelled: once its nodes are
+		// gone it fails at its next command. A command already under way (a `docker run`) may
+		// still make a node, so delete once more; `make cluster` or `cluster-down` removes any rest.
+		select {
 		case <-done:
-		case <-time.After(30 * time.Second):
+		case <-time.After(5 * time.Second):
 		}
+		_ = c.Down()
 		return fmt.Errorf("creating the kind cluster was interrupted: %w", ctx.Err())
 	}
 	return c.waitReady(ctx)
