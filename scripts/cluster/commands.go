@@ -156,6 +156,10 @@ func (w *workshopCluster) pull(ctx context.Context) error {
 	if err := engine.Pull(ctx, image, os.Stdout); err != nil {
 		return err
 	}
+	if w.recordedKind() == kindLocal {
+		fmt.Println("Pulled. This workspace has a local cluster, which auto keeps using; to switch: `make cluster-down`, then `CLUSTER=kind make cluster`.")
+		return nil
+	}
 	fmt.Println("Pulled. `make cluster` will use kind now.")
 	return nil
 }
