@@ -15,7 +15,8 @@ MAKEFLAGS += --no-print-directory
 ROOT := $(CURDIR)
 GO   ?= go
 
-# CLUSTER=auto|kind|local picks the kind of cluster (auto: kind when a container engine answers).
+# CLUSTER=auto|kind|local picks the kind of cluster (auto: kind when a container engine answers and
+# kind's node image is here or can be pulled; the local cluster otherwise; docs/cluster.md).
 export CLUSTER ?= auto
 
 .PHONY: help
