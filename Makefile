@@ -8,17 +8,21 @@ SHELL := bash
 .DEFAULT_GOAL := help
 MAKEFLAGS += --no-print-directory
 
-# Run Go in the workspace root, whichever folder make was started from.
-ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+# Run Go in the workspace root, whichever folder make was started from. The path is taken from
+# CURDIR, not MAKEFILE_LIST: make splits MAKEFILE_LIST at spaces, so a workspace under a folder
+# such as "My Projects" broke every target. Make runs here (lessons' Makefiles use -C ../..), and
+# every recipe quotes the path.
+ROOT := $(CURDIR)
 GO   ?= go
 
-# CLUSTER=auto|kind|local picks the kind of cluster (auto: kind when a container engine answers).
+# CLUSTER=auto|kind|local picks the kind of cluster (auto: kind when a container engine answers and
+# kind's node image is here or can be pulled; the local cluster otherwise; docs/cluster.md).
 export CLUSTER ?= auto
 
 .PHONY: help
 help: ## List the targets.
 	@echo "Workshop targets (run from the workspace root, or inside lessons/NN-topic/, which sets LESSON):"
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' "$(ROOT)/Makefile"
 	@echo "Variables: CLUSTER=auto|kind|local  LESSON=NN  EXERCISE=N  WRONG=name  VERBOSE=1  FORCE=1  NO_COLOR=1"
 
 .PHONY: go-present
@@ -30,80 +34,84 @@ go-present:
 BIN := $(ROOT)/.cache/bin
 .PHONY: tools
 tools: go-present
-	@cd $(ROOT) && $(GO) build -o $(BIN)/ ./scripts/cluster ./scripts/check
+	@cd "$(ROOT)" && $(GO) build -o "$(BIN)"/ ./scripts/cluster ./scripts/check
 
 .PHONY: cluster
 cluster: tools ## Start (or reuse) the workshop cluster; writes .cluster/kubeconfig.
-	@cd $(ROOT) && $(BIN)/cluster up
+	@cd "$(ROOT)" && "$(BIN)"/cluster up
 
 .PHONY: cluster-down
 cluster-down: tools ## Stop the workshop cluster and free its ports (local: data kept; kind: deleted).
-	@cd $(ROOT) && $(BIN)/cluster down
+	@cd "$(ROOT)" && "$(BIN)"/cluster down
+
+.PHONY: kind-pull
+kind-pull: tools ## Pull kind's node image now (about 400 MB), so that make cluster later needs no network.
+	@cd "$(ROOT)" && "$(BIN)"/cluster pull
 
 .PHONY: cluster-status
 cluster-status: tools ## Say what is running and whether the API answers.
-	@cd $(ROOT) && $(BIN)/cluster status
+	@cd "$(ROOT)" && "$(BIN)"/cluster status
 
 # LESSON=01 (or 1, or the folder name) and EXERCISE=N pick what to check.
 .PHONY: check
 check: tools ## Check a lesson against the cluster (LESSON=NN, EXERCISE=N, VERBOSE=1 for Ginkgo's whole output); starts the cluster if needed.
 	@test -n "$(LESSON)" || { echo "Which lesson? make check LESSON=01 (or run make check inside lessons/NN-topic/)" >&2; exit 2; }
-	@cd $(ROOT) && $(BIN)/cluster ensure && echo && VERBOSE="$(VERBOSE)" $(BIN)/check lesson "$(LESSON)" "$(EXERCISE)"
+	@cd "$(ROOT)" && "$(BIN)"/cluster ensure && echo && VERBOSE="$(VERBOSE)" "$(BIN)"/check lesson "$(LESSON)" "$(EXERCISE)"
 
 # The learner's loop. State (exercises passed, hints shown, solutions revealed, reset backups)
 # lives in .progress/, which git ignores and make cluster-down leaves alone.
 .PHONY: watch
 watch: tools ## Re-check the current exercise on every save (LESSON=NN); keys: h hint, l list, a all, r reset, n next, q quit.
 	@test -n "$(LESSON)" || { echo "Which lesson? make watch LESSON=01 (or run make watch inside lessons/NN-topic/)" >&2; exit 2; }
-	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check watch "$(LESSON)" "$(EXERCISE)"
+	@cd "$(ROOT)" && "$(BIN)"/cluster ensure && echo && "$(BIN)"/check watch "$(LESSON)" "$(EXERCISE)"
 
 .PHONY: hint
 hint: tools ## Show the next hint level of an exercise from its README (LESSON=NN EXERCISE=N).
 	@test -n "$(LESSON)" || { echo "Which lesson? make hint LESSON=01 EXERCISE=1" >&2; exit 2; }
-	@cd $(ROOT) && $(BIN)/check hint "$(LESSON)" "$(EXERCISE)"
+	@cd "$(ROOT)" && "$(BIN)"/check hint "$(LESSON)" "$(EXERCISE)"
 
 .PHONY: progress
 progress: tools ## Every lesson and exercise with its state from your last checks, hints used, the next step (ARGS=--json).
-	@cd $(ROOT) && $(BIN)/check progress $(ARGS)
+	@cd "$(ROOT)" && "$(BIN)"/check progress $(ARGS)
 
 .PHONY: reset
 reset: tools ## Put an exercise's starter back from git, after backing up your version (LESSON=NN EXERCISE=N; no EXERCISE: the lesson, asks first).
 	@test -n "$(LESSON)" || { echo "Which lesson? make reset LESSON=01 EXERCISE=1" >&2; exit 2; }
-	@cd $(ROOT) && $(BIN)/check reset "$(LESSON)" "$(EXERCISE)"
+	@cd "$(ROOT)" && "$(BIN)"/check reset "$(LESSON)" "$(EXERCISE)"
 
 .PHONY: solution
 solution: tools ## Show the reference solution as a diff against your code, once the exercise passes (LESSON=NN EXERCISE=N, FORCE=1 to see it before).
 	@test -n "$(LESSON)" || { echo "Which lesson? make solution LESSON=01 EXERCISE=1" >&2; exit 2; }
-	@cd $(ROOT) && FORCE="$(FORCE)" $(BIN)/check solution "$(LESSON)" "$(EXERCISE)"
+	@cd "$(ROOT)" && FORCE="$(FORCE)" "$(BIN)"/check solution "$(LESSON)" "$(EXERCISE)"
 
 # Ginkgo's CLI at the workspace's pinned version (go run: nothing to install), in a lesson's folder.
 # SOLUTION=1 overlays the reference solution on the learner's files, without touching them.
 .PHONY: ginkgo
 ginkgo: tools ## Run Ginkgo's CLI on a lesson (LESSON=NN ARGS="-p --randomize-all", SOLUTION=1 for the reference).
 	@test -n "$(LESSON)" || { echo "Which lesson? make ginkgo LESSON=01 ARGS=-p" >&2; exit 2; }
-	@cd $(ROOT) && dir=$$($(BIN)/check dir "$(LESSON)") && overlay= && \
-	  if [ -n "$(SOLUTION)" ]; then overlay="-overlay=$$($(BIN)/check overlay "$(LESSON)")"; fi && \
+	@cd "$(ROOT)" && dir=$$("$(BIN)"/check dir "$(LESSON)") && overlay= && \
+	  if [ -n "$(SOLUTION)" ]; then overlay="-overlay=$$("$(BIN)"/check overlay "$(LESSON)")"; fi && \
 	  cd "$$dir" && GOFLAGS="$$overlay" $(GO) run github.com/onsi/ginkgo/v2/ginkgo $(ARGS) .
 
 .PHONY: test
 test: tools ## The project's tests: tooling; every solution passes, every starter fails, every wrong solution is caught. Ends with "N passed, N failed".
-	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check test "$(LESSON)"
+	@cd "$(ROOT)" && "$(BIN)"/cluster ensure && echo && "$(BIN)"/check test "$(LESSON)"
 
 # The authors' loop for wrong solutions (solutions/NN-topic/wrong/<name>/<file>.go): each replaces
 # one file of the reference solution, only its exercise's specs run, and a spec must fail.
 .PHONY: test-wrong
 test-wrong: tools ## Prove a lesson's wrong solutions are caught (LESSON=NN, WRONG=name for one); says which spec caught each.
 	@test -n "$(LESSON)" || { echo "Which lesson? make test-wrong LESSON=01 (WRONG=<folder name> for one)" >&2; exit 2; }
-	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check wrong "$(LESSON)" "$(WRONG)"
+	@cd "$(ROOT)" && "$(BIN)"/cluster ensure && echo && "$(BIN)"/check wrong "$(LESSON)" "$(WRONG)"
 
 .PHONY: mistakes
 mistakes: tools ## Write docs/mistakes.md, the instructors' list of common mistakes, from the wrong solutions.
-	@cd $(ROOT) && $(BIN)/check mistakes
+	@cd "$(ROOT)" && "$(BIN)"/check mistakes
 
 .PHONY: pins
 pins: go-present ## Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod.
-	@cd $(ROOT) && scripts/pins.sh
+	@cd "$(ROOT)" && scripts/pins.sh
 
 .PHONY: bench-cluster
 bench-cluster: go-present ## Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md).
-	@cd $(ROOT) && scripts/bench-cluster.sh
+	@cd "$(ROOT)" && scripts/bench-cluster.sh

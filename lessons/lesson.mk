@@ -1,6 +1,7 @@
 # Included by every lesson's Makefile: `make check` inside lessons/NN-topic/ checks that lesson,
 # and any other target is the workspace's (see ../Makefile). Variables such as EXERCISE=2 pass through.
-LESSON := $(notdir $(CURDIR))
+# The folder's own name, taken after the last slash: notdir would split a path with spaces.
+LESSON := $(lastword $(subst /, ,$(CURDIR)))
 MAKEFLAGS += --no-print-directory
 
 check:

@@ -89,10 +89,18 @@ var _ = Describe("choosing kind", func() {
 		Expect(res.output).To(ContainSubstring("CLUSTER=local make cluster"))
 	})
 
-	It("falls back to the local cluster under CLUSTER=auto and says why", func() {
-		// No go on this PATH either, so the run stops right after announcing its choice.
+	It("says under CLUSTER=auto that Docker is stopped, rather than building the local cluster", func() {
 		res := runIsolated("CLUSTER=auto", "PATH="+fakeBin(stoppedDocker))
-		Expect(res.output).To(ContainSubstring("Workshop cluster: local (no container engine answers (Cannot connect to the Docker daemon"))
+		Expect(res.exitCode).NotTo(BeZero())
+		Expect(res.output).To(ContainSubstring("docker is installed but its engine is not running (Cannot connect to the Docker daemon"))
+		Expect(res.output).To(ContainSubstring("CLUSTER=local make cluster"))
+		Expect(res.output).NotTo(ContainSubstring("Workshop cluster: local"))
+	})
+
+	It("chooses the local cluster under CLUSTER=auto when no engine is installed, and says so", func() {
+		// No go on this PATH either, so the run stops right after announcing its choice.
+		res := runIsolated("CLUSTER=auto", "PATH="+fakeBin(nil))
+		Expect(res.output).To(ContainSubstring("Workshop cluster: local (no container engine (docker, podman or nerdctl) is installed"))
 	})
 
 	It("has a kind config with one control-plane node on the pinned image, on loopback", func() {

@@ -3,7 +3,8 @@
 //
 //	go run ./scripts/cluster up|ensure|down|status
 //
-// ensure is up for other targets (make check): one line when the cluster already runs.
+// ensure is up for other targets (make check): one line when the cluster already runs. pull
+// fetches kind's node image ahead of time (make kind-pull), for a workshop with a slow network.
 //
 // CLUSTER=auto|kind|local picks the kind of cluster (auto is the default).
 package main
@@ -18,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/cluster up|ensure|down|status   (CLUSTER=auto|kind|local)")
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/cluster up|ensure|down|status|pull   (CLUSTER=auto|kind|local)")
 		os.Exit(2)
 	}
 	// Ctrl-C cancels a build or a wait cleanly: partial binaries are removed, data is kept.
@@ -34,20 +35,26 @@ func main() {
 }
 
 func run(ctx context.Context, command string) error {
-	w, err := open(ctx)
+	w, err := open()
 	if err != nil {
 		return err
 	}
 	switch command {
-	case "up":
+	case "up", "ensure":
+		if err := w.choose(ctx); err != nil {
+			return err
+		}
+		if command == "ensure" {
+			return w.ensure(ctx)
+		}
 		return w.up(ctx)
-	case "ensure":
-		return w.ensure(ctx)
+	case "pull":
+		return w.pull(ctx)
 	case "down":
 		return w.down(ctx)
 	case "status":
 		return w.status(ctx)
 	default:
-		return fmt.Errorf("unknown command %q: use up, down or status", command)
+		return fmt.Errorf("unknown command %q: use up, ensure, down, status or pull", command)
 	}
 }

@@ -44,3 +44,12 @@ const (
 	KindCluster  = "ctrl-workshop"
 	KindContext  = "kind-" + KindCluster
 )
+
+// KindClusterName is the kind cluster's name: KindCluster, or $WORKSHOP_KIND_CLUSTER, which only
+// the tool's own tests set so that they never touch a learner's kind cluster.
+func KindClusterName() string {
+	if name := os.Getenv("WORKSHOP_KIND_CLUSTER"); name != "" {
+		return name
+	}
+	return KindCluster
+}
