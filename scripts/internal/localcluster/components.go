@@ -90,11 +90,29 @@ func (c *Cluster) apiServer(p Ports) component {
 }
 
 // controllerManager runs every default controller, the garbage collector among them.
+// controllers are the kube-controller-manager controllers the workshop runs: those the lessons
+// and a learner's kubectl experiments meet (objects owned and collected, Deployments that roll out
+// Pods onto the node, namespaces that delete, service accounts and their tokens, the root CA
+// ConfigMap in every namespace, Jobs, aggregated RBAC roles, endpoints of Services). The other
+// forty or so (volumes, autoscaling, CronJobs, certificates, quotas, DaemonSets, StatefulSets...)
+// would each start informers and workers for kinds no lesson uses: leaving them out takes about
+// 19 MB off the controller-manager (docs/benchmarks.md). docs/cluster.md lists them for learners.
+var controllers = []string{
+	"garbage-collector-controller",
+	"deployment-controller", "replicaset-controller", "job-controller",
+	"namespace-controller",
+	"serviceaccount-controller", "serviceaccount-token-controller",
+	"root-ca-certificate-publisher-controller",
+	"clusterrole-aggregation-controller",
+	"node-lifecycle-controller", "taint-eviction-controller", "pod-garbage-collector-controller",
+	"endpoints-controller", "endpointslice-controller",
+}
+
 func (c *Cluster) controllerManager(p Ports) component {
 	pki := c.path("pki")
 	args := c.controlPlaneClientArgs(controllerIdentity, p.ControllerMgr, "controller-manager-serving")
 	return component{name: "kube-controller-manager", bin: "kube-controller-manager", args: append(args,
-		"--controllers=*",
+		"--controllers="+strings.Join(controllers, ","),
 		"--service-account-private-key-file="+filepath.Join(pki, "sa.key"),
 		"--root-ca-file="+filepath.Join(pki, "ca.crt"),
 		// As on kubeadm clusters, each controller acts as its own service account, which RBAC's
