@@ -1,6 +1,8 @@
 package managers_test
 
 import (
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -81,6 +83,12 @@ var _ = Describe("Exercise 1: a Manager for one namespace", harness.Exercise(1),
 
 		stopFirst := harness.StartManager(ctx, first)
 		stopSecond := harness.StartManager(ctx, second)
+		// A port the first manager holds makes the second one's server fail as it starts, and
+		// the second manager then stops by itself, maybe only just after its cache synced:
+		// watch both for a moment before judging.
+		Consistently(func() bool { return harness.Running(first) && harness.Running(second) }).
+			WithContext(ctx).WithTimeout(time.Second).Should(BeTrue(),
+			"one of two managers from NewManager stopped by itself: does each bind a fixed port? The metrics server binds :8080 unless told otherwise: switch it off (\"0\"), and the health probe server too")
 		for _, stop := range []func() error{stopFirst, stopSecond} {
 			Expect(stop()).To(Succeed(),
 				"two managers from NewManager could not run side by side: does each bind a fixed port? The metrics server binds :8080 unless told otherwise: switch it off (\"0\"), and the health probe server too")

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -94,6 +95,7 @@ func StartManagerUnsynced(ctx context.Context, mgr manager.Manager) (stop func()
 func startManager(ctx context.Context, mgr manager.Manager) (stop func() error, done <-chan struct{}) {
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	returned := make(chan struct{})
+	startedManagers.Store(mgr, (<-chan struct{})(returned))
 	var startErr error
 	go func() {
 		defer GinkgoRecover()
@@ -113,6 +115,27 @@ func startManager(ctx context.Context, mgr manager.Manager) (stop func() error, 
 		Expect(stop()).To(Succeed(), "the manager's Start returned an error")
 	})
 	return stop, returned
+}
+
+// startedManagers maps each manager StartManager started to the channel closed when its Start
+// returns, for Running.
+var startedManagers sync.Map
+
+// Running says whether a manager started with StartManager (or StartManagerUnsynced) is still
+// running: its Start has not returned. A manager whose servers fail to start (a port another
+// manager holds) stops by itself, possibly only after its cache has synced: specs that check
+// for that watch Running for a moment (Consistently) rather than judge at once.
+func Running(mgr manager.Manager) bool {
+	done, ok := startedManagers.Load(mgr)
+	if !ok {
+		return false
+	}
+	select {
+	case <-done.(<-chan struct{}):
+		return false
+	default:
+		return true
+	}
 }
 
 func errString(err error) string {
