@@ -30,7 +30,12 @@ go-present:
 BIN := $(ROOT)/.cache/bin
 .PHONY: tools
 tools: go-present
-	@cd $(ROOT) && $(GO) build -o $(BIN)/ ./scripts/cluster ./scripts/check
+	@cd $(ROOT) && $(GO) build -o $(BIN)/ ./scripts/cluster ./scripts/check ./scripts/classroom
+
+# Classroom readiness (issue 13). doctor only reads; prepare is the one step that needs the network.
+.PHONY: doctor
+doctor: tools ## Check this laptop for the workshop: one line per check, a fix per failure; exit status 0 when ready (ARGS=--json).
+	@cd $(ROOT) && $(BIN)/classroom doctor $(ARGS)
 
 .PHONY: cluster
 cluster: tools ## Start (or reuse) the workshop cluster; writes .cluster/kubeconfig.

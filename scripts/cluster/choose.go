@@ -2,22 +2,20 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"workshop.local/scripts/internal/clusterkind"
 	"workshop.local/scripts/internal/kindcluster"
 	"workshop.local/scripts/internal/localcluster"
 	"workshop.local/scripts/workspace"
 )
 
-// Kinds of cluster. The chosen kind is remembered in .cluster/cluster-type, so that status and
-// down act on what up started, and auto keeps reusing it.
 const (
-	kindKind  = "kind"
-	kindLocal = "local"
+	kindKind  = clusterkind.Kind
+	kindLocal = clusterkind.Local
 )
 
 // clusterDriver is what up, down and status need from either kind of cluster.
@@ -48,39 +46,17 @@ func open(ctx context.Context) (*workshopCluster, error) {
 
 func (w *workshopCluster) typeFile() string { return filepath.Join(w.dir, "cluster-type") }
 
-// choose applies CLUSTER: an explicit kind wins (unless the other kind is already there),
-// auto reuses the kind already in .cluster, else picks kind when an engine answers.
+// choose applies CLUSTER through clusterkind.Decide, probing the container engine only when
+// the decision (or a kind cluster's driver) needs it.
 func (w *workshopCluster) choose(ctx context.Context) error {
-	wanted := strings.ToLower(os.Getenv("CLUSTER"))
+	wanted := os.Getenv("CLUSTER")
 	existing := w.existingKind()
-	switch wanted {
-	case "", "auto":
-		return w.chooseAuto(ctx, existing)
-	case kindKind, kindLocal:
-		if existing != "" && existing != wanted {
-			return fmt.Errorf("this workspace already has a %s cluster; stop it with `make cluster-down` before asking for CLUSTER=%s", existing, wanted)
-		}
-		w.kind, w.why = wanted, "CLUSTER="+wanted
-		if wanted == kindKind {
-			w.engine = kindcluster.DetectEngine(ctx)
-		}
-		return nil
-	default:
-		return fmt.Errorf("CLUSTER=%q is not a kind of cluster: use auto, kind or local", wanted)
+	if clusterkind.NeedsEngine(wanted, existing) {
+		w.engine = kindcluster.DetectEngine(ctx)
 	}
-}
-
-func (w *workshopCluster) chooseAuto(ctx context.Context, existing string) error {
-	w.engine = kindcluster.DetectEngine(ctx)
-	switch {
-	case existing != "":
-		w.kind, w.why = existing, "this workspace's cluster is a "+existing+" cluster"
-	case w.engine.Answers:
-		w.kind, w.why = kindKind, w.engine.Name+" answers, so kind can run"
-	default:
-		w.kind, w.why = kindLocal, "no container engine answers ("+w.engine.Detail+"), so the embedded local cluster runs instead"
-	}
-	return nil
+	var err error
+	w.kind, w.why, err = clusterkind.Decide(wanted, existing, w.engine)
+	return err
 }
 
 // existingKind reads .cluster/cluster-type; "" when this workspace has not made a cluster yet.

@@ -1,0 +1,164 @@
+package doctor
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/tools/clientcmd"
+
+	"workshop.local/scripts/internal/clusterkind"
+	"workshop.local/scripts/internal/kindcluster"
+	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/localcluster"
+	"workshop.local/scripts/internal/probe"
+	"workshop.local/scripts/internal/text"
+	"workshop.local/scripts/versions"
+	"workshop.local/scripts/workspace"
+)
+
+// Gather looks at this machine and the workspace at root. It only reads: nothing is built,
+// pulled or started, and no go command may reach the network (GOPROXY=off for go list).
+func Gather(ctx context.Context, root string) Facts {
+	f := Facts{OS: runtime.GOOS, Arch: runtime.GOARCH, WSL: isWSL(), GoWanted: goWorkVersion(root)}
+	f.GoVersion = goEnv("GOVERSION")
+	f.Make, f.Git = onPath("make"), onPath("git")
+	f.DiskFree = diskFree(root)
+	f.MemAvail, f.MemIsTotal = memAvailable()
+
+	clusterDir := workspace.ClusterDir(root)
+	existing := readTrimmed(filepath.Join(clusterDir, "cluster-type"))
+	f.Engine = kindcluster.DetectEngine(ctx)
+	kind, why, err := clusterkind.Decide(os.Getenv("CLUSTER"), existing, f.Engine)
+	f.ClusterKind, f.ClusterWhy = kind, why
+	if err != nil {
+		f.ClusterErr = err.Error()
+	}
+
+	f.GoProxy = goEnv("GOPROXY")
+	f.KitInUse, f.ProxyReached, f.ProxyDetail = probeProxy(ctx, f.GoProxy)
+
+	if bins, err := localcluster.DefaultBinaries(root); err == nil {
+		f.BinariesDir, f.BinariesMissing = bins.Dir, bins.Missing()
+	}
+	f.KindImage = versions.KindNodeImage()
+	if f.Engine.Answers {
+		f.KindImagePresent = exec.CommandContext(ctx, f.Engine.Name, "image", "inspect", f.KindImage).Run() == nil
+	}
+
+	f.Lessons, f.StalePkgs, f.LessonsErr = staleLessonPackages(ctx, root)
+	f.Kubeconfig = workspace.KubeconfigPath(clusterDir)
+	if cfg, err := clientcmd.LoadFromFile(f.Kubeconfig); err == nil {
+		f.KubeconfigOK, f.Context = true, cfg.CurrentContext
+	}
+	f.ClusterUp, f.UpDetail = apiAnswers(ctx, f.Kubeconfig, f.KubeconfigOK)
+	return f
+}
+
+func onPath(name string) bool { _, err := exec.LookPath(name); return err == nil }
+
+func goEnv(key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func readTrimmed(path string) string {
+	data, _ := os.ReadFile(path)
+	return strings.TrimSpace(string(data))
+}
+
+// goWorkVersion is the go line of go.work ("1.26.0"): the oldest Go the workspace builds with.
+func goWorkVersion(root string) string {
+	data, _ := os.ReadFile(filepath.Join(root, "go.work"))
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}
+
+func isWSL() bool {
+	data, _ := os.ReadFile("/proc/sys/kernel/osrelease")
+	return strings.Contains(strings.ToLower(string(data)), "microsoft")
+}
+
+// probeProxy looks at GOPROXY's first entry: a file:// folder is a kit (in use when it exists),
+// an http(s) proxy is asked for its root with a short timeout; any HTTP answer counts.
+func probeProxy(ctx context.Context, goproxy string) (kit, reached bool, detail string) {
+	first := strings.FieldsFunc(goproxy, func(r rune) bool { return r == ',' || r == '|' })
+	if len(first) == 0 {
+		return false, false, "GOPROXY is empty"
+	}
+	entry := first[0]
+	switch {
+	case entry == "off":
+		return false, false, "GOPROXY=off"
+	case entry == "direct":
+		return false, false, "direct: modules come from their VCS hosts, not probed"
+	case strings.HasPrefix(entry, "file://"):
+		u, err := url.Parse(entry)
+		if err != nil {
+			return false, false, err.Error()
+		}
+		if _, err := os.Stat(u.Path); err != nil {
+			return false, false, "the kit folder " + u.Path + " is missing"
+		}
+		return true, false, u.Path
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, entry, nil)
+	if err != nil {
+		return false, false, err.Error()
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false, false, text.FirstLine(err.Error())
+	}
+	resp.Body.Close()
+	return false, true, resp.Status
+}
+
+// staleLessonPackages asks go list, without the network, how many packages the lessons' test
+// binaries still need compiled. An error means modules are missing from the module cache.
+func staleLessonPackages(ctx context.Context, root string) (int, int, string) {
+	all, err := lessons.Discover(root)
+	if err != nil {
+		return 0, 0, err.Error()
+	}
+	args := []string{"list", "-deps", "-test", "-e=false", "-f", "{{if .Stale}}x{{end}}"}
+	for _, l := range all {
+		args = append(args, "./lessons/"+l.Name)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOPROXY=off")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return len(all), 0, text.FirstLine(stderr.String())
+	}
+	return len(all), strings.Count(string(out), "x"), ""
+}
+
+func apiAnswers(ctx context.Context, kubeconfig string, exists bool) (bool, string) {
+	if !exists {
+		return false, "no kubeconfig"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+	defer cancel()
+	if err := probe.Readyz(ctx, kubeconfig); err != nil {
+		return false, text.FirstLine(err.Error())
+	}
+	return true, ""
+}
