@@ -37,6 +37,10 @@ tools: go-present
 doctor: tools ## Check this laptop for the workshop: one line per check, a fix per failure; exit status 0 when ready (ARGS=--json).
 	@cd $(ROOT) && $(BIN)/classroom doctor $(ARGS)
 
+.PHONY: prepare
+prepare: tools ## Do once, with the network, all that make check needs (modules, cluster binaries, lesson builds, kind image); ends with make doctor's verdict.
+	@cd $(ROOT) && $(BIN)/classroom prepare
+
 .PHONY: cluster
 cluster: tools ## Start (or reuse) the workshop cluster; writes .cluster/kubeconfig.
 	@cd $(ROOT) && $(BIN)/cluster up

@@ -190,6 +190,9 @@ func kindImage(f Facts) Check {
 	case f.ClusterKind == clusterkind.Kind:
 		c.Status, c.Detail = Fail, "not pulled: the first make cluster downloads about 1 GB"
 		c.Fix = "`make prepare` pulls it, or `" + f.Engine.Name + " pull " + f.KindImage + "`"
+		if len(f.BinariesMissing) == 0 {
+			c.Fix += "; or use the local cluster, already built: `export CLUSTER=local`"
+		}
 	default:
 		c.Status, c.Detail = Warn, "not pulled (only needed with CLUSTER=kind)"
 		c.Fix = "`" + f.Engine.Name + " pull " + f.KindImage + "`"

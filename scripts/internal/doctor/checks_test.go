@@ -176,3 +176,14 @@ func TestGatherOnThisMachine(t *testing.T) {
 	r.Print(&out)
 	t.Logf("this machine:\n%s", out.String())
 }
+
+func TestCountStaleLeavesOutTestMainsAndPlainVariants(t *testing.T) {
+	listing := "k8s.io/a\ta\tfalse\n" +
+		"workshop.local/lessons/03\tinformers\ttrue\n" + // only its test variant is built
+		"workshop.local/lessons/03 [workshop.local/lessons/03.test]\tinformers\tfalse\n" +
+		"workshop.local/lessons/03.test\tmain\ttrue\n" +
+		"sigs.k8s.io/b\tb\ttrue\n"
+	if n := countStale(listing); n != 1 {
+		t.Errorf("want 1 stale package (sigs.k8s.io/b), got %d", n)
+	}
+}

@@ -136,7 +136,7 @@ func staleLessonPackages(ctx context.Context, root string) (int, int, string) {
 	if err != nil {
 		return 0, 0, err.Error()
 	}
-	args := []string{"list", "-deps", "-test", "-e=false", "-f", "{{if .Stale}}x{{end}}"}
+	args := []string{"list", "-deps", "-test", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Stale}}"}
 	for _, l := range all {
 		args = append(args, "./lessons/"+l.Name)
 	}
@@ -148,7 +148,29 @@ func staleLessonPackages(ctx context.Context, root string) (int, int, string) {
 	if err != nil {
 		return len(all), 0, text.FirstLine(stderr.String())
 	}
-	return len(all), strings.Count(string(out), "x"), ""
+	return len(all), countStale(string(out)), ""
+}
+
+// countStale counts stale packages in go list's "path\tname\tstale" lines, leaving out what a
+// test build never compiles or always redoes: main packages (each lesson's generated test main,
+// stale whenever no binary is installed; linking takes seconds) and a package whose tests are
+// in the package itself (go test -c compiles its test variant "p [p.test]", never p alone).
+func countStale(listing string) int {
+	lines := strings.Split(strings.TrimSpace(listing), "\n")
+	variants := map[string]bool{}
+	for _, line := range lines {
+		if path, _, ok := strings.Cut(line, " ["); ok {
+			variants[path] = true
+		}
+	}
+	n := 0
+	for _, line := range lines {
+		fields := strings.Split(line, "\t")
+		if len(fields) == 3 && fields[2] == "true" && fields[1] != "main" && !variants[fields[0]] {
+			n++
+		}
+	}
+	return n
 }
 
 func apiAnswers(ctx context.Context, kubeconfig string, exists bool) (bool, string) {
