@@ -2,6 +2,8 @@
 //
 //	go run ./scripts/classroom doctor [--json]   (make doctor: one line per check, a fix per failure)
 //	go run ./scripts/classroom prepare           (make prepare: everything that needs the network, once)
+//	go run ./scripts/classroom kit [PATH]        (make kit: one archive for laptops without the network)
+//	go run ./scripts/classroom kit-install PATH  (make kit-install KIT=PATH)
 //
 // doctor exits 0 when the machine is ready, 1 when a check fails.
 package main
@@ -11,13 +13,15 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime"
 	"syscall"
 
 	"workshop.local/scripts/internal/doctor"
 	"workshop.local/scripts/workspace"
 )
 
-const usage = "usage: classroom doctor [--json] | prepare"
+const usage = "usage: classroom doctor [--json] | prepare | kit [PATH] | kit-install PATH"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -49,6 +53,14 @@ func run(ctx context.Context, args []string) (bool, error) {
 		return runDoctor(ctx, root, asJSON)
 	case args[0] == "prepare" && len(args) == 1:
 		return prepare(ctx, root)
+	case args[0] == "kit" && len(args) <= 2:
+		path := filepath.Join(root, ".cache", "kit", "workshop-kit-"+runtime.GOOS+"-"+runtime.GOARCH+".tar.gz")
+		if len(args) == 2 && args[1] != "" {
+			path = args[1]
+		}
+		return makeKit(ctx, root, path)
+	case args[0] == "kit-install" && len(args) == 2 && args[1] != "":
+		return installKit(ctx, root, args[1])
 	default:
 		return false, fmt.Errorf(usage)
 	}
