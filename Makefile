@@ -50,7 +50,7 @@ kit: tools ## Instructor: write the offline kit (modules as a Go proxy, cluster 
 	@cd $(ROOT) && $(BIN)/classroom kit "$(if $(KIT),$(abspath $(KIT)))"
 
 .PHONY: kit-install
-kit-install: tools ## Learner: install an offline kit (KIT=path/to/kit.tar.gz); this workspace then needs no network.
+kit-install: go-present ## Learner: install an offline kit (KIT=path/to/kit.tar.gz); this workspace then needs no network.
 	@test -n "$(KIT)" || { echo "Which kit? make kit-install KIT=path/to/workshop-kit.tar.gz" >&2; exit 2; }
 	@test -f "$(abspath $(KIT))" || { echo "No kit at $(abspath $(KIT)): KIT=path to the .tar.gz the instructor handed out" >&2; exit 2; }
 	@$(MAKE) kit-bootstrap KIT="$(abspath $(KIT))"
@@ -61,7 +61,7 @@ kit-install: tools ## Learner: install an offline kit (KIT=path/to/kit.tar.gz); 
 # built from it, and then kit-install unpacks the whole kit again, checking every file's checksum.
 .PHONY: kit-bootstrap
 kit-bootstrap: go-present
-	@cd $(ROOT) && chmod -R u+w .kit.bootstrap 2>/dev/null; rm -rf .kit.bootstrap && mkdir -p .kit.bootstrap && \
+	@cd $(ROOT) && { chmod -R u+w .kit.bootstrap 2>/dev/null || true; } && rm -rf .kit.bootstrap && mkdir -p .kit.bootstrap && \
 	  tar -xzf "$(KIT)" -C .kit.bootstrap modules && \
 	  GOPROXY="file://$(ROOT)/.kit.bootstrap/modules" GOSUMDB=off $(GO) build -o $(BIN)/ ./scripts/cluster ./scripts/check ./scripts/classroom && \
 	  rm -rf .kit.bootstrap
