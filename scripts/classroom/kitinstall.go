@@ -52,6 +52,9 @@ func installKit(ctx context.Context, root, archive string) (bool, error) {
 		return false, err
 	}
 	fmt.Printf("      GOPROXY=%s for make targets; in your own shell: source .kit/env.sh\n\n", kitProxy(root))
+	// make read env.mk before it existed: the doctor's go commands get the kit's settings here.
+	os.Setenv("GOPROXY", kitProxy(root))
+	os.Setenv("GOSUMDB", "off")
 	return runDoctor(ctx, root, false)
 }
 

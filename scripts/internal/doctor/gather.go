@@ -52,7 +52,12 @@ func Gather(ctx context.Context, root string) Facts {
 		f.KindImagePresent = exec.CommandContext(ctx, f.Engine.Name, "image", "inspect", f.KindImage).Run() == nil
 	}
 
-	f.Lessons, f.StalePkgs, f.LessonsErr = staleLessonPackages(ctx, root)
+	// Without the network: GOPROXY=off, or the kit, which is a folder on this laptop.
+	offline := "off"
+	if f.KitInUse {
+		offline = strings.Split(f.GoProxy, ",")[0] + ",off"
+	}
+	f.Lessons, f.StalePkgs, f.LessonsErr = staleLessonPackages(ctx, root, offline)
 	f.Kubeconfig = workspace.KubeconfigPath(clusterDir)
 	if cfg, err := clientcmd.LoadFromFile(f.Kubeconfig); err == nil {
 		f.KubeconfigOK, f.Context = true, cfg.CurrentContext
@@ -131,7 +136,7 @@ func probeProxy(ctx context.Context, goproxy string) (kit, reached bool, detail 
 
 // staleLessonPackages asks go list, without the network, how many packages the lessons' test
 // binaries still need compiled. An error means modules are missing from the module cache.
-func staleLessonPackages(ctx context.Context, root string) (int, int, string) {
+func staleLessonPackages(ctx context.Context, root, goproxy string) (int, int, string) {
 	all, err := lessons.Discover(root)
 	if err != nil {
 		return 0, 0, err.Error()
@@ -141,12 +146,12 @@ func staleLessonPackages(ctx context.Context, root string) (int, int, string) {
 		args = append(args, "./lessons/"+l.Name)
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOPROXY=off")
+	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOPROXY="+goproxy)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return len(all), 0, text.FirstLine(stderr.String())
+		return len(all), 0, lastLine(stderr.String())
 	}
 	return len(all), countStale(string(out)), ""
 }
@@ -183,4 +188,10 @@ func apiAnswers(ctx context.Context, kubeconfig string, exists bool) (bool, stri
 		return false, text.FirstLine(err.Error())
 	}
 	return true, ""
+}
+
+// lastLine is go's error, after its "go: downloading ..." lines.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
