@@ -66,6 +66,17 @@ kit-bootstrap: go-present
 	  GOPROXY="file://$(ROOT)/.kit.bootstrap/modules" GOSUMDB=off $(GO) build -o $(BIN)/ ./scripts/cluster ./scripts/check ./scripts/classroom && \
 	  rm -rf .kit.bootstrap
 
+# The instructor's board: learners' per-exercise results (never code), who looks stuck, and the
+# most common failures. State in .classroom/board.json (git-ignored), kept across restarts.
+.PHONY: classroom
+classroom: tools ## Instructor: serve the live board (ADDR=0.0.0.0:8765 for the room; default 127.0.0.1:8765); prints the join code.
+	@cd $(ROOT) && $(BIN)/classroom board "$(or $(ADDR),127.0.0.1:8765)" "$(STATE)"
+
+.PHONY: join
+join: tools ## Learner: report every make check / make watch to the board (BOARD=http://host:port CODE=... NAME=you).
+	@test -n "$(BOARD)" -a -n "$(CODE)" || { echo "make join BOARD=http://host:port CODE=<the code the board shows> [NAME=your name]" >&2; exit 2; }
+	@cd $(ROOT) && $(BIN)/classroom join "$(BOARD)" "$(CODE)" "$(NAME)"
+
 .PHONY: cluster
 cluster: tools ## Start (or reuse) the workshop cluster; writes .cluster/kubeconfig.
 	@cd $(ROOT) && $(BIN)/cluster up

@@ -4,6 +4,8 @@
 //	go run ./scripts/classroom prepare           (make prepare: everything that needs the network, once)
 //	go run ./scripts/classroom kit [PATH]        (make kit: one archive for laptops without the network)
 //	go run ./scripts/classroom kit-install PATH  (make kit-install KIT=PATH)
+//	go run ./scripts/classroom board ADDR [STATE] (make classroom: the instructor's board)
+//	go run ./scripts/classroom join URL CODE [NAME] (make join: report to a board)
 //
 // doctor exits 0 when the machine is ready, 1 when a check fails.
 package main
@@ -21,7 +23,7 @@ import (
 	"workshop.local/scripts/workspace"
 )
 
-const usage = "usage: classroom doctor [--json] | prepare | kit [PATH] | kit-install PATH"
+const usage = "usage: classroom doctor [--json] | prepare | kit [PATH] | kit-install PATH | board ADDR [STATE] | join URL CODE [NAME]"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -61,6 +63,10 @@ func run(ctx context.Context, args []string) (bool, error) {
 		return makeKit(ctx, root, path)
 	case args[0] == "kit-install" && len(args) == 2 && args[1] != "":
 		return installKit(ctx, root, args[1])
+	case args[0] == "board" && len(args) >= 2 && len(args) <= 3:
+		return serveBoard(ctx, root, args[1], arg(args, 2))
+	case args[0] == "join" && len(args) >= 3 && len(args) <= 4:
+		return joinBoard(ctx, root, args[1], args[2], arg(args, 3))
 	default:
 		return false, fmt.Errorf(usage)
 	}
@@ -75,4 +81,11 @@ func runDoctor(ctx context.Context, root string, asJSON bool) (bool, error) {
 	fmt.Println("Workshop doctor (nothing is changed; each failure says its fix):")
 	report.Print(os.Stdout)
 	return report.Ready, nil
+}
+
+func arg(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
 }
