@@ -166,6 +166,9 @@ func TestLearnerJoinsAndReports(t *testing.T) {
 	if _, err := Join(t.Context(), root, b.srv.URL, "WRONG", "grace"); err == nil || !strings.Contains(err.Error(), "join code") {
 		t.Errorf("a wrong code must be reported at join time, got %v", err)
 	}
+	if _, err := os.Stat(filepath.Join(learner.Dir(root), "board.json")); err == nil {
+		t.Errorf("a refused join must not be kept")
+	}
 	b.now = b.now.Add(time.Minute)
 	if _, err := Join(t.Context(), root, b.srv.URL, b.s.Code(), "grace"); err != nil {
 		t.Fatal(err)

@@ -48,7 +48,20 @@ func Join(ctx context.Context, root, board, code, name string) (string, error) {
 	if err := os.WriteFile(joinedPath(root), data, 0o644); err != nil {
 		return "", err
 	}
-	return name, Send(ctx, root)
+	err = Send(ctx, root)
+	var refused *refusedError
+	if errors.As(err, &refused) { // a wrong code or name: do not keep sending refused reports
+		_ = os.Remove(joinedPath(root))
+	}
+	return name, err
+}
+
+// refusedError is the board answering no (wrong code, malformed report), as opposed to not
+// answering at all, which a board that is not started yet does.
+type refusedError struct{ status, msg string }
+
+func (e *refusedError) Error() string {
+	return "the board refused the report (" + e.status + "): " + e.msg
 }
 
 func defaultName() string {
@@ -98,7 +111,7 @@ func Send(ctx context.Context, root string) error {
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 500))
-		return fmt.Errorf("the board refused the report (%s): %s", resp.Status, strings.TrimSpace(string(msg)))
+		return &refusedError{resp.Status, strings.TrimSpace(string(msg))}
 	}
 	return nil
 }
