@@ -46,7 +46,7 @@ func serveBoard(ctx context.Context, root, addr, statePath string) (bool, error)
 func joinBoard(ctx context.Context, root, url, code, name string) (bool, error) {
 	name, err := board.Join(ctx, root, url, code, name)
 	if err != nil {
-		return false, fmt.Errorf("joined %s as %q, but the first report failed: %v", url, name, err)
+		return false, fmt.Errorf("joining %s as %q: %v (a board that refuses is forgotten; one that does not answer yet is kept)", url, name, err)
 	}
 	fmt.Printf("Joined the board %s as %q: every make check and make watch now sends your per-exercise results (never your code).\n", url, name)
 	return true, nil
