@@ -15,6 +15,10 @@ MAKEFLAGS += --no-print-directory
 ROOT := $(CURDIR)
 GO   ?= go
 
+# After `make kit-install`, the workspace's go commands fetch modules from the offline kit in
+# .kit/ (git-ignored) instead of the network; the learner's global Go settings stay as they are.
+-include $(ROOT)/.kit/env.mk
+
 # CLUSTER=auto|kind|local picks the kind of cluster (auto: kind when a container engine answers and
 # kind's node image is here or can be pulled; the local cluster otherwise; docs/cluster.md).
 export CLUSTER ?= auto
@@ -34,7 +38,48 @@ go-present:
 BIN := $(ROOT)/.cache/bin
 .PHONY: tools
 tools: go-present
-	@cd "$(ROOT)" && $(GO) build -o "$(BIN)"/ ./scripts/cluster ./scripts/check
+	@cd "$(ROOT)" && $(GO) build -o "$(BIN)"/ ./scripts/cluster ./scripts/check ./scripts/classroom
+
+# Classroom readiness (issue 13). doctor only reads; prepare is the one step that needs the network.
+.PHONY: doctor
+doctor: tools ## Check this laptop for the workshop: one line per check, a fix per failure; exit status 0 when ready (ARGS=--json).
+	@cd "$(ROOT)" && "$(BIN)"/classroom doctor $(ARGS)
+
+.PHONY: prepare
+prepare: tools ## Do once, with the network, all that make check needs (modules, cluster binaries, lesson builds, kind image); ends with make doctor's verdict.
+	@cd "$(ROOT)" && "$(BIN)"/classroom prepare
+
+.PHONY: kit
+kit: tools ## Instructor: write the offline kit (modules as a Go proxy, cluster binaries, checksums) to KIT=path (default .cache/kit/).
+	@cd "$(ROOT)" && "$(BIN)"/classroom kit "$(if $(KIT),$(abspath $(KIT)))"
+
+.PHONY: kit-install
+kit-install: go-present ## Learner: install an offline kit (KIT=path/to/kit.tar.gz); this workspace then needs no network.
+	@test -n "$(KIT)" || { echo "Which kit? make kit-install KIT=path/to/workshop-kit.tar.gz" >&2; exit 2; }
+	@test -f "$(abspath $(KIT))" || { echo "No kit at $(abspath $(KIT)): KIT=path to the .tar.gz the instructor handed out" >&2; exit 2; }
+	@$(MAKE) kit-bootstrap KIT="$(abspath $(KIT))"
+	@cd "$(ROOT)" && "$(BIN)"/classroom kit-install "$(abspath $(KIT))"
+
+# A laptop without the network cannot build the tools that install the kit: their modules are in
+# the kit. So the kit's modules are first unpacked as they are (tar) into a scratch proxy, the tools
+# built from it, and then kit-install unpacks the whole kit again, checking every file's checksum.
+.PHONY: kit-bootstrap
+kit-bootstrap: go-present
+	@cd "$(ROOT)" && { chmod -R u+w .kit.bootstrap 2>/dev/null || true; } && rm -rf .kit.bootstrap && mkdir -p .kit.bootstrap && \
+	  tar -xzf "$(KIT)" -C .kit.bootstrap modules && \
+	  GOPROXY="file://$(ROOT)/.kit.bootstrap/modules" GOSUMDB=off $(GO) build -o "$(BIN)"/ ./scripts/cluster ./scripts/check ./scripts/classroom && \
+	  rm -rf .kit.bootstrap
+
+# The instructor's board: learners' per-exercise results (never code), who looks stuck, and the
+# most common failures. State in .classroom/board.json (git-ignored), kept across restarts.
+.PHONY: classroom
+classroom: tools ## Instructor: serve the live board (ADDR=0.0.0.0:8765 for the room; default 127.0.0.1:8765); prints the join code.
+	@cd "$(ROOT)" && "$(BIN)"/classroom board "$(or $(ADDR),127.0.0.1:8765)" "$(STATE)"
+
+.PHONY: join
+join: tools ## Learner: report every make check / make watch to the board (BOARD=http://host:port CODE=... NAME=you).
+	@test -n "$(BOARD)" -a -n "$(CODE)" || { echo "make join BOARD=http://host:port CODE=<the code the board shows> [NAME=your name]" >&2; exit 2; }
+	@cd "$(ROOT)" && "$(BIN)"/classroom join "$(BOARD)" "$(CODE)" "$(NAME)"
 
 .PHONY: cluster
 cluster: tools ## Start (or reuse) the workshop cluster; writes .cluster/kubeconfig.

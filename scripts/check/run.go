@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"workshop.local/scripts/internal/board"
 	"workshop.local/scripts/internal/buildprogress"
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
@@ -85,15 +86,20 @@ func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (les
 }
 
 // record remembers each checked exercise's outcome for make progress, hint and solution.
+// After make join, the results also go to the instructor's board (best effort, never failing).
 func (c *checker) record(res lessons.Result) error {
 	now := time.Now()
-	return learner.Update(c.root, func(s *learner.State) {
+	err := learner.Update(c.root, func(s *learner.State) {
 		for _, e := range res.Exercises() {
 			if e.Number > 0 {
 				s.Exercise(c.lesson.Name, e.Number).Checked(e.Passed, e.Total, e.FirstFailure.Text, now)
 			}
 		}
 	})
+	if err == nil {
+		board.Notify(c.root)
+	}
+	return err
 }
 
 // compileFailure prints a build failure: the compiler's file:line lines only, grouped by the

@@ -11,17 +11,16 @@ import (
 
 	"golang.org/x/term"
 
+	"workshop.local/scripts/internal/clusterkind"
 	"workshop.local/scripts/internal/kindcluster"
 	"workshop.local/scripts/internal/localcluster"
 	"workshop.local/scripts/versions"
 	"workshop.local/scripts/workspace"
 )
 
-// Kinds of cluster. The chosen kind is remembered in .cluster/cluster-type, so that status and
-// down act on what up started, and auto keeps reusing it while that cluster exists.
 const (
-	kindKind  = "kind"
-	kindLocal = "local"
+	kindKind  = clusterkind.Kind
+	kindLocal = clusterkind.Local
 )
 
 // clusterDriver is what up, down and status need from either kind of cluster.
@@ -54,56 +53,25 @@ func open() (*workshopCluster, error) {
 
 func (w *workshopCluster) typeFile() string { return filepath.Join(w.dir, "cluster-type") }
 
-// choose applies CLUSTER: an explicit kind wins unless the other kind is running; auto reuses
-// the cluster this workspace has, else picks kind when it can really start, else local.
+// choose applies CLUSTER through clusterkind.Decide, the decision make doctor reports too.
 func (w *workshopCluster) choose(ctx context.Context) error {
-	wanted := strings.ToLower(os.Getenv("CLUSTER"))
-	switch wanted {
-	case "", "auto":
-		return w.chooseAuto(ctx)
-	case kindKind, kindLocal:
-		if other := w.existingKind(ctx); other != "" && other != wanted && w.active(ctx, other) {
-			return fmt.Errorf("this workspace's %s cluster is running; stop it with `make cluster-down` before asking for CLUSTER=%s", other, wanted)
-		}
-		w.kind, w.why = wanted, "CLUSTER="+wanted
-		return nil
-	default:
-		return fmt.Errorf("CLUSTER=%q is not a kind of cluster: use auto, kind or local", wanted)
-	}
+	var err error
+	w.kind, w.why, err = clusterkind.Decide(os.Getenv("CLUSTER"), machineProbe{w, ctx})
+	return err
 }
 
-// chooseAuto: the cluster this workspace already has; else kind when an engine answers and the
-// pinned node image is here or can be pulled; else local, saying why in one sentence. Docker
-// installed but stopped is an error, not a silent 10-minute build of the local cluster.
-func (w *workshopCluster) chooseAuto(ctx context.Context) error {
-	if existing := w.existingKind(ctx); existing != "" {
-		w.kind, w.why = existing, "this workspace's cluster is a "+existing+" cluster"
-		return nil
-	}
-	engine := w.detect(ctx)
-	image := nodeImage()
-	switch {
-	case engine.Answers && engine.ImagePresent(ctx, image):
-		w.kind, w.why = kindKind, engine.Name+" answers and holds the kind node image"
-	case engine.Answers:
-		if err := engine.Pullable(ctx, image); err != nil {
-			w.kind = kindLocal
-			w.why = fmt.Sprintf("%s answers but the kind node image cannot be pulled: %v; so the local cluster runs instead. "+
-				"For kind, pull it with `make kind-pull`; CLUSTER=local makes this choice silent", engine.Name, err)
-			return nil
-		}
-		w.kind, w.why = kindKind, engine.Name+" answers and the kind node image can be pulled"
-	case engine.Installed:
-		if askLocalInstead(engine) {
-			w.kind, w.why = kindLocal, "you chose it while "+engine.Name+" is stopped"
-			return nil
-		}
-		return fmt.Errorf("%s (it builds Kubernetes from source, about 10 minutes the first time)", engine.Explain())
-	default:
-		w.kind, w.why = kindLocal, "no container engine (docker, podman or nerdctl) is installed, so the local cluster runs; CLUSTER=local makes this choice silent"
-	}
-	return nil
+// machineProbe answers clusterkind's questions by looking at this machine, only when asked.
+type machineProbe struct {
+	w   *workshopCluster
+	ctx context.Context
 }
+
+func (p machineProbe) Existing() string                     { return p.w.existingKind(p.ctx) }
+func (p machineProbe) Active(kind string) bool              { return p.w.active(p.ctx, kind) }
+func (p machineProbe) Engine() kindcluster.Engine           { return p.w.detect(p.ctx) }
+func (p machineProbe) ImagePresent() bool                   { return p.w.detect(p.ctx).ImagePresent(p.ctx, nodeImage()) }
+func (p machineProbe) Pullable() error                      { return p.w.detect(p.ctx).Pullable(p.ctx, nodeImage()) }
+func (machineProbe) LocalInstead(e kindcluster.Engine) bool { return askLocalInstead(e) }
 
 // askLocalInstead asks, on a terminal only, whether to build the local cluster while the engine
 // is stopped; make run from a script or CI gets the error and its two ways out instead.

@@ -1,0 +1,188 @@
+package board
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"workshop.local/scripts/internal/learner"
+)
+
+// testBoard is a board on a temporary state file with a clock the test moves.
+type testBoard struct {
+	t    *testing.T
+	s    *Server
+	srv  *httptest.Server
+	path string
+	now  time.Time
+}
+
+func newTestBoard(t *testing.T, path string) *testBoard {
+	t.Helper()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &testBoard{t: t, s: s, path: path, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	s.now = func() time.Time { return b.now }
+	b.srv = httptest.NewServer(s.Handler())
+	t.Cleanup(b.srv.Close)
+	return b
+}
+
+func (b *testBoard) post(code string, body []byte) (int, string) {
+	b.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, b.srv.URL+"/api/report", bytes.NewReader(body))
+	req.Header.Set("X-Join-Code", code)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msg bytes.Buffer
+	_, _ = msg.ReadFrom(resp.Body)
+	return resp.StatusCode, msg.String()
+}
+
+func (b *testBoard) report(name string, lesson string, n int, passed bool, failure string) int {
+	b.t.Helper()
+	res := Result{Passed: passed, Specs: 4, CheckedAt: b.now, FirstFailure: failure}
+	if passed {
+		res.SpecsPassed = 4
+	}
+	body, _ := json.Marshal(Report{Learner: name, Lessons: map[string]map[int]Result{lesson: {n: res}}})
+	status, msg := b.post(b.s.Code(), body)
+	if status/100 != 2 && status != http.StatusTooManyRequests {
+		b.t.Fatalf("report of %s: %d %s", name, status, msg)
+	}
+	return status
+}
+
+func (b *testBoard) get(path string) string {
+	b.t.Helper()
+	resp, err := http.Get(b.srv.URL + path)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out bytes.Buffer
+	_, _ = out.ReadFrom(resp.Body)
+	return out.String()
+}
+
+func TestBoardShowsLearnersEscapedAndWhoIsStuck(t *testing.T) {
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	b.report("ada", "01-gvk-gvr", 1, true, "")
+	b.report(`<script>alert(1)</script>`, "01-gvk-gvr", 1, false, "Expected <nil> to equal apps/v1")
+	b.report("linus", "01-gvk-gvr", 2, false, "Expected <nil> to equal apps/v1")
+	page := b.get("/")
+	if strings.Contains(page, "<script>alert") || !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Errorf("the learner's name must be escaped:\n%s", page)
+	}
+	for _, want := range []string{">ada<", `class="passed"`, `class="failing"`, `class="not-started"`, "01-gvk-gvr #2"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+	b.now = b.now.Add(16 * time.Minute)
+	b.report("linus", "01-gvk-gvr", 2, false, "Expected <nil> to equal apps/v1")
+	if page := b.get("/"); !strings.Contains(page, "01-gvk-gvr #2 for 16 min") {
+		t.Errorf("linus failed exercise 2 for 16 min and should show as stuck:\n%s", page)
+	}
+	failures := b.get("/failures")
+	if !strings.Contains(failures, "Expected &lt;nil&gt; to equal apps/v1") || strings.Index(failures, "01-gvk-gvr #1") < 0 {
+		t.Errorf("failures view:\n%s", failures)
+	}
+}
+
+func TestBoardRejectsBadReports(t *testing.T) {
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	valid, _ := json.Marshal(Report{Learner: "ada", Lessons: map[string]map[int]Result{"01-gvk-gvr": {1: {Specs: 2}}}})
+	cases := []struct {
+		name, code string
+		body       []byte
+		status     int
+		words      string
+	}{
+		{"wrong code", "NOPE", valid, http.StatusForbidden, "join code"},
+		{"not JSON", b.s.Code(), []byte("{"), http.StatusBadRequest, "malformed"},
+		{"unknown field", b.s.Code(), []byte(`{"learner":"a","code":"x"}`), http.StatusBadRequest, "unknown field"},
+		{"bad lesson", b.s.Code(), []byte(`{"learner":"a","lessons":{"../etc":{}}}`), http.StatusBadRequest, "lesson folder"},
+		{"bad counts", b.s.Code(), []byte(`{"learner":"a","lessons":{"01-x":{"1":{"specsPassed":5,"specs":2}}}}`), http.StatusBadRequest, "not a count"},
+		{"no name", b.s.Code(), []byte(`{"learner":"  "}`), http.StatusBadRequest, "learner name"},
+		{"oversized", b.s.Code(), append([]byte(`{"learner":"`+strings.Repeat("a", MaxReportBytes)), []byte(`"}`)...), http.StatusRequestEntityTooLarge, "larger than"},
+	}
+	for _, tc := range cases {
+		status, msg := b.post(tc.code, tc.body)
+		if status != tc.status || !strings.Contains(msg, tc.words) {
+			t.Errorf("%s: got %d %q, want %d with %q", tc.name, status, msg, tc.status, tc.words)
+		}
+	}
+	if got := b.report("ada", "01-gvk-gvr", 1, false, ""); got != http.StatusNoContent {
+		t.Fatalf("first report: %d", got)
+	}
+	if got := b.report("ada", "01-gvk-gvr", 1, true, ""); got != http.StatusTooManyRequests {
+		t.Errorf("a second report within %s must be rate-limited, got %d", MinInterval, got)
+	}
+	b.now = b.now.Add(MinInterval)
+	if got := b.report("ada", "01-gvk-gvr", 1, true, ""); got != http.StatusNoContent {
+		t.Errorf("after %s the report is accepted, got %d", MinInterval, got)
+	}
+}
+
+func TestBoardStateSurvivesARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board.json")
+	first := newTestBoard(t, path)
+	first.report("ada", "02-clients", 3, true, "")
+	again := newTestBoard(t, path)
+	if again.s.Code() != first.s.Code() {
+		t.Errorf("the join code changed across a restart")
+	}
+	if page := again.get("/"); !strings.Contains(page, ">ada<") || !strings.Contains(page, "02-clients #3") {
+		t.Errorf("after a restart the board lost ada:\n%s", page)
+	}
+	if state := again.get("/api/state"); strings.Contains(state, again.s.Code()) {
+		t.Errorf("the state API must not show the join code")
+	}
+}
+
+// The learner's side: join, a check's results reach the board, and an unreachable board costs
+// a check little and never fails it.
+func TestLearnerJoinsAndReports(t *testing.T) {
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	root := t.TempDir()
+	if err := learner.Update(root, func(s *learner.State) {
+		s.Exercise("01-gvk-gvr", 1).Checked(7, 7, "", time.Now())
+		s.Exercise("01-gvk-gvr", 2).Checked(2, 6, "Expected /apis/apps/v1 to equal /api/v1", time.Now())
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Join(t.Context(), root, b.srv.URL, "WRONG", "grace"); err == nil || !strings.Contains(err.Error(), "join code") {
+		t.Errorf("a wrong code must be reported at join time, got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(learner.Dir(root), "board.json")); err == nil {
+		t.Errorf("a refused join must not be kept")
+	}
+	b.now = b.now.Add(time.Minute)
+	if _, err := Join(t.Context(), root, b.srv.URL, b.s.Code(), "grace"); err != nil {
+		t.Fatal(err)
+	}
+	if page := b.get("/"); !strings.Contains(page, ">grace<") || !strings.Contains(page, `title="Expected /apis/apps/v1 to equal /api/v1"`) {
+		t.Errorf("grace's results are not on the board:\n%s", page)
+	}
+	b.srv.Close()
+	start := time.Now()
+	Notify(root)
+	if took := time.Since(start); took > 2*sendTimeout {
+		t.Errorf("an unreachable board cost the check %s", took)
+	}
+	if log, _ := os.ReadFile(filepath.Join(learner.Dir(root), "board.log")); !strings.Contains(string(log), "did not answer") {
+		t.Errorf("the failed report should be noted in board.log, got %q", log)
+	}
+}

@@ -1,0 +1,149 @@
+package board
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/websocket"
+)
+
+// TestBoardInHeadlessChromium drives the page in Debian's chromium through the DevTools
+// protocol: it checks what a browser shows (rows, states, a hostile name shown as text and not
+// run), then that a learner's new report appears without anyone reloading the page.
+func TestBoardInHeadlessChromium(t *testing.T) {
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium on PATH: the browser test needs Debian's chromium (apt-get install chromium)")
+	}
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	b.s.now = time.Now
+	b.report("ada", "01-gvk-gvr", 1, true, "")
+	b.report(`<img src=x onerror="document.title=1">`, "01-gvk-gvr", 1, false, "Expected <nil> to equal apps/v1")
+
+	ctx, cancel := context.WithTimeout(t.Context(), 40*time.Second)
+	defer cancel()
+	page := openInChromium(ctx, t, browser, b.srv.URL+"/")
+
+	rows := page.waitFor(ctx, `document.querySelectorAll("tr.learner").length + " " + document.title + " " + document.querySelectorAll("#board img").length`, "2 Workshop board 0")
+	t.Logf("shown: %s", rows)
+	names := page.eval(ctx, `[...document.querySelectorAll("td.name")].map(td => td.textContent).join("|")`)
+	if names != `<img src=x onerror="document.title=1">|ada` { // sorted by name: "<" before "a"
+		t.Errorf("names shown: %q", names)
+	}
+	states := page.eval(ctx, `[...document.querySelectorAll("tr.learner td:nth-child(3)")].map(td => td.className).join("|")`)
+	if states != "failing|passed" {
+		t.Errorf("exercise states shown: %q", states)
+	}
+
+	b.report("grace", "01-gvk-gvr", 2, true, "") // while the page is open
+	page.waitFor(ctx, `document.querySelectorAll("tr.learner").length + ""`, "3")
+}
+
+// cdpPage is one page of a headless chromium, spoken to over the DevTools protocol.
+type cdpPage struct {
+	t    *testing.T
+	ws   *websocket.Conn
+	next int
+}
+
+func openInChromium(ctx context.Context, t *testing.T, browser, url string) *cdpPage {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--user-data-dir="+t.TempDir(), "--remote-debugging-port=0", "--remote-allow-origins=*", url)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// chromium prints "DevTools listening on ws://127.0.0.1:PORT/devtools/browser/ID".
+	debugHost := ""
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if _, after, ok := strings.Cut(lines.Text(), "DevTools listening on ws://"); ok {
+			debugHost, _, _ = strings.Cut(after, "/")
+			break
+		}
+	}
+	if debugHost == "" {
+		t.Fatal("chromium did not print its DevTools address")
+	}
+	go func() { // keep reading, or chromium blocks on a full pipe
+		for lines.Scan() {
+		}
+	}()
+	var targets []struct{ Type, URL, WebSocketDebuggerURL string }
+	resp, err := http.Get("http://" + debugHost + "/json/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&targets); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range targets {
+		if target.Type == "page" {
+			ws, err := websocket.Dial(target.WebSocketDebuggerURL, "", "http://localhost/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ws.Close() })
+			return &cdpPage{t: t, ws: ws}
+		}
+	}
+	t.Fatalf("chromium has no page open: %+v", targets)
+	return nil
+}
+
+// eval runs a JavaScript expression in the page and returns its value as a string ("" while
+// the page is between loads).
+func (p *cdpPage) eval(ctx context.Context, expr string) string {
+	p.t.Helper()
+	p.next++
+	id := p.next
+	call := map[string]any{"id": id, "method": "Runtime.evaluate", "params": map[string]any{"expression": expr, "returnByValue": true}}
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = p.ws.SetDeadline(deadline)
+	}
+	if err := websocket.JSON.Send(p.ws, call); err != nil {
+		p.t.Fatal(err)
+	}
+	for {
+		var msg struct {
+			ID     int `json:"id"`
+			Result struct {
+				Result struct{ Value any } `json:"result"`
+			} `json:"result"`
+		}
+		if err := websocket.JSON.Receive(p.ws, &msg); err != nil {
+			p.t.Fatalf("reading from chromium: %v", err)
+		}
+		if msg.ID == id {
+			if msg.Result.Result.Value == nil {
+				return ""
+			}
+			return fmt.Sprint(msg.Result.Result.Value)
+		}
+	}
+}
+
+// waitFor evaluates expr until it gives want (the page refreshes itself every 5 s).
+func (p *cdpPage) waitFor(ctx context.Context, expr, want string) string {
+	p.t.Helper()
+	got := ""
+	for ctx.Err() == nil {
+		if got = p.eval(ctx, expr); got == want {
+			return got
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	p.t.Fatalf("the page never showed %q (last %q)", want, got)
+	return got
+}
