@@ -198,9 +198,9 @@ func controllerOf(obj metav1.Object) *metav1.OwnerReference {
 	return metav1.GetControllerOf(obj)
 }
 
-// waitForGarbageCollector creates a Website and a child it controls, deletes the Website, and
-// waits until the garbage collector has deleted the child: proof that kube-controller-manager
-// runs and knows Websites.
+// waitForGarbageCollector creates a Website and a child it controls, deletes the Website in the
+// foreground, and waits until the garbage collector has deleted the child and then the Website:
+// proof that kube-controller-manager runs and watches Websites.
 func waitForGarbageCollector(ctx context.Context, c *harness.Cluster) {
 	GinkgoHelper()
 	ns := c.Namespace(ctx, prefix+"-gc-probe")
@@ -210,9 +210,15 @@ func waitForGarbageCollector(ctx context.Context, c *harness.Cluster) {
 	child := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "probe-child"}}
 	Expect(controllerutil.SetControllerReference(site, child, newScheme())).To(Succeed())
 	Expect(k8s.Create(ctx, child)).To(Succeed())
-	Expect(k8s.Delete(ctx, site)).To(Succeed())
+	// Foreground: only the garbage collector removes the Website's foregroundDeletion finalizer,
+	// and only once it watches Websites themselves. Deleting the child alone would need no more
+	// than a lookup of the owner, and exercise 5's spec needs the Websites in the collector's
+	// graph (it starts watching a new kind up to 30 s after the CRD appears).
+	Expect(k8s.Delete(ctx, site, client.PropagationPolicy(metav1.DeletePropagationForeground))).To(Succeed())
 	Eventually(func() bool {
-		return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(child), &corev1.ConfigMap{}))
+		childGone := apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(child), &corev1.ConfigMap{}))
+		siteGone := apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(site), newSite(ns, "probe", 0)))
+		return childGone && siteGone
 	}).WithContext(ctx).WithTimeout(100*time.Second).Should(BeTrue(),
-		"the garbage collector did not delete the child of a deleted Website: is kube-controller-manager running? (make cluster-status)")
+		"the garbage collector did not finish a foreground deletion of a Website: is kube-controller-manager running? (make cluster-status)")
 }
