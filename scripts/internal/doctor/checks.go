@@ -188,14 +188,14 @@ func kindImage(f Facts) Check {
 	case f.KindImagePresent:
 		c.Detail = "present"
 	case f.ClusterKind == clusterkind.Kind:
-		c.Status, c.Detail = Fail, "not pulled: the first make cluster downloads about 1 GB"
-		c.Fix = "`make prepare` pulls it, or `" + f.Engine.Name + " pull " + f.KindImage + "`"
+		c.Status, c.Detail = Fail, "not pulled: the first make cluster would download it (about 400 MB) on the workshop's network"
+		c.Fix = "`make kind-pull` (or `make prepare`, which pulls it too)"
 		if len(f.BinariesMissing) == 0 {
 			c.Fix += "; or use the local cluster, already built: `export CLUSTER=local`"
 		}
 	default:
-		c.Status, c.Detail = Warn, "not pulled (only needed with CLUSTER=kind)"
-		c.Fix = "`" + f.Engine.Name + " pull " + f.KindImage + "`"
+		c.Status, c.Detail = Warn, "not pulled (only needed with CLUSTER=kind): "+f.KindImage
+		c.Fix = "`make kind-pull`"
 	}
 	return c
 }

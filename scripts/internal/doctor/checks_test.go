@@ -78,7 +78,7 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 		{"kind without its image", func(f *Facts) {
 			f.Engine = kindcluster.Engine{Name: "podman", Installed: true, Answers: true}
 			f.ClusterKind = "kind"
-		}, "kind node image", Fail, "podman pull kindest/node"},
+		}, "kind node image", Fail, "make kind-pull"},
 		{"cold lessons", func(f *Facts) { f.StalePkgs = 120 }, "lesson test binaries", Warn, "120 packages"},
 		{"cluster down", func(f *Facts) { f.ClusterUp, f.UpDetail = false, "connection refused" }, "cluster", Warn, "make cluster"},
 		{"foreign context", func(f *Facts) { f.Context = "prod-eu" }, "kubeconfig", Fail, "prod-eu"},
