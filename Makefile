@@ -71,7 +71,7 @@ kit-bootstrap: go-present
 	  rm -rf .kit.bootstrap
 
 # The instructor's board: learners' per-exercise results (never code), who looks stuck, and the
-# most common failures. State in .classroom/board.json (git-ignored), kept across restarts.
+# most common failures. State in .classroom/board.db (git-ignored), kept across restarts.
 .PHONY: classroom
 classroom: tools ## Instructor: serve the live board (ADDR=0.0.0.0:8765 for the room; default 127.0.0.1:8765); prints the join code.
 	@cd "$(ROOT)" && "$(BIN)"/classroom board "$(or $(ADDR),127.0.0.1:8765)" "$(STATE)"

@@ -15,12 +15,13 @@ import (
 // serveBoard runs the instructor's board on addr until Ctrl-C, its state in statePath.
 func serveBoard(ctx context.Context, root, addr, statePath string) (bool, error) {
 	if statePath == "" {
-		statePath = filepath.Join(root, ".classroom", "board.json")
+		statePath = filepath.Join(root, ".classroom", "board.db")
 	}
 	b, err := board.Open(statePath)
 	if err != nil {
 		return false, err
 	}
+	defer b.Close()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return false, fmt.Errorf("cannot listen on %s: %v (ADDR=host:port, e.g. ADDR=0.0.0.0:8765 for the room's network)", addr, err)

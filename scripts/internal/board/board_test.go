@@ -32,7 +32,7 @@ func newTestBoard(t *testing.T, path string) *testBoard {
 	b := &testBoard{t: t, s: s, path: path, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
 	s.now = func() time.Time { return b.now }
 	b.srv = httptest.NewServer(s.Handler())
-	t.Cleanup(b.srv.Close)
+	t.Cleanup(func() { b.srv.Close(); _ = s.Close() })
 	return b
 }
 
@@ -77,7 +77,7 @@ func (b *testBoard) get(path string) string {
 }
 
 func TestBoardShowsLearnersEscapedAndWhoIsStuck(t *testing.T) {
-	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"))
 	b.report("ada", "01-gvk-gvr", 1, true, "")
 	b.report(`<script>alert(1)</script>`, "01-gvk-gvr", 1, false, "Expected <nil> to equal apps/v1")
 	b.report("linus", "01-gvk-gvr", 2, false, "Expected <nil> to equal apps/v1")
@@ -102,7 +102,7 @@ func TestBoardShowsLearnersEscapedAndWhoIsStuck(t *testing.T) {
 }
 
 func TestBoardRejectsBadReports(t *testing.T) {
-	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"))
 	valid, _ := json.Marshal(Report{Learner: "ada", Lessons: map[string]map[int]Result{"01-gvk-gvr": {1: {Specs: 2}}}})
 	cases := []struct {
 		name, code string
@@ -137,9 +137,12 @@ func TestBoardRejectsBadReports(t *testing.T) {
 }
 
 func TestBoardStateSurvivesARestart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "board.json")
+	path := filepath.Join(t.TempDir(), "board.db")
 	first := newTestBoard(t, path)
 	first.report("ada", "02-clients", 3, true, "")
+	if err := first.s.Close(); err != nil { // the instructor's laptop restarts
+		t.Fatal(err)
+	}
 	again := newTestBoard(t, path)
 	if again.s.Code() != first.s.Code() {
 		t.Errorf("the join code changed across a restart")
@@ -155,7 +158,7 @@ func TestBoardStateSurvivesARestart(t *testing.T) {
 // The learner's side: join, a check's results reach the board, and an unreachable board costs
 // a check little and never fails it.
 func TestLearnerJoinsAndReports(t *testing.T) {
-	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"))
 	root := t.TempDir()
 	if err := learner.Update(root, func(s *learner.State) {
 		s.Exercise("01-gvk-gvr", 1).Checked(7, 7, "", time.Now())

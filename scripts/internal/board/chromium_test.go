@@ -23,7 +23,7 @@ func TestBoardInHeadlessChromium(t *testing.T) {
 	if err != nil {
 		t.Skip("no chromium on PATH: the browser test needs Debian's chromium (apt-get install chromium)")
 	}
-	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"))
 	b.s.now = time.Now
 	b.report("ada", "01-gvk-gvr", 1, true, "")
 	b.report(`<img src=x onerror="document.title=1">`, "01-gvk-gvr", 1, false, "Expected <nil> to equal apps/v1")

@@ -22,7 +22,7 @@ func TestBoardUnderLoad(t *testing.T) {
 		t.Skip("the load run takes a minute: BOARD_LOAD=1 to run it")
 	}
 	const learners, every, duration = 100, 2 * time.Second, time.Minute
-	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.json"))
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"))
 	b.s.now = time.Now
 	var mu sync.Mutex
 	var latencies []time.Duration

@@ -17,22 +17,26 @@ const MinInterval = time.Second
 // StuckAfter is how long failing the same exercise counts as stuck on the page.
 const StuckAfter = 15 * time.Minute
 
-// Server is the board: the state, its file, and the HTTP handlers.
+// Server is the board: the state, its database, and the HTTP handlers.
 type Server struct {
-	path string
-	now  func() time.Time
-	mu   sync.Mutex
-	st   *State
+	store *store
+	now   func() time.Time
+	mu    sync.Mutex
+	st    *State
 }
 
-// Open loads (or creates, with a fresh join code) the board saved at path.
+// Open loads (or creates, with a fresh join code) the board saved in the database file at path.
+// Close it when done: the file stays locked while it is open.
 func Open(path string) (*Server, error) {
-	st, err := loadState(path)
+	db, st, err := openStore(path)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{path: path, now: time.Now, st: st}, nil
+	return &Server{store: db, now: time.Now, st: st}, nil
 }
+
+// Close closes the board's database.
+func (s *Server) Close() error { return s.store.close() }
 
 // Code is the join code learners need.
 func (s *Server) Code() string { return s.st.Code }
@@ -80,7 +84,7 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.st.apply(rep, now)
-	if err := saveState(s.path, s.st); err != nil {
+	if err := s.store.saveLearner(s.st.Learners[rep.Learner]); err != nil {
 		httpError(w, http.StatusInternalServerError, "the board could not save: "+err.Error())
 		return
 	}

@@ -4,14 +4,17 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
-// State is everything the board knows; it is saved to one JSON file after every accepted
-// report (written to a temporary file and renamed, so a crash never leaves half a file), so
-// restarting the instructor's laptop loses nothing.
+// State is everything the board knows. It lives in an embedded database file (bbolt, the
+// store etcd itself is built on): each accepted report rewrites that one learner's record in a
+// transaction, so restarting the instructor's laptop, or a crash mid-write, loses nothing.
 type State struct {
 	Code     string              `json:"code"`
 	Learners map[string]*Learner `json:"learners"`
@@ -31,50 +34,79 @@ type Exercise struct {
 	FailingSince time.Time `json:"failingSince,omitzero"`
 }
 
-func loadState(path string) (*State, error) {
-	s := &State{Learners: map[string]*Learner{}}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		s.Code = newCode()
-		return s, saveState(path, s)
+// The database's two buckets: the board's own settings (the join code) and one JSON record per
+// learner, keyed by name.
+var (
+	boardBucket    = []byte("board")
+	learnersBucket = []byte("learners")
+	codeKey        = []byte("code")
+)
+
+// store is the board's database file.
+type store struct{ db *bolt.DB }
+
+// openStore opens (or creates) the database at path and reads the whole board from it; a new
+// board gets a fresh join code. A second board on the same file is refused, not blocked on.
+func openStore(path string) (*store, *State, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, nil, err
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, nil, errors.New(path + " is in use by another board: stop it, or give this one STATE=<another file>")
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("%s cannot be opened (%v): move it away to start a new board", path, err)
 	}
-	if err := json.Unmarshal(data, s); err != nil {
-		return nil, errors.New(path + " is damaged (" + err.Error() + "): move it away to start a new board")
+	st := &State{Learners: map[string]*Learner{}}
+	err = db.Update(func(tx *bolt.Tx) error { return readOrInit(tx, st) })
+	if err != nil {
+		db.Close()
+		return nil, nil, fmt.Errorf("%s is damaged (%v): move it away to start a new board", path, err)
 	}
-	if s.Learners == nil {
-		s.Learners = map[string]*Learner{}
-	}
-	if s.Code == "" {
-		s.Code = newCode()
-	}
-	return s, nil
+	return &store{db}, st, nil
 }
 
-func saveState(path string, s *State) error {
-	data, err := json.MarshalIndent(s, "", " ")
+// readOrInit reads the join code and every learner, creating the buckets and a code if new.
+func readOrInit(tx *bolt.Tx, st *State) error {
+	board, err := tx.CreateBucketIfNotExists(boardBucket)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	if code := board.Get(codeKey); code != nil {
+		st.Code = string(code)
+	} else {
+		st.Code = newCode()
+		if err := board.Put(codeKey, []byte(st.Code)); err != nil {
+			return err
+		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".board-*.json")
+	learners, err := tx.CreateBucketIfNotExists(learnersBucket)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return learners.ForEach(func(name, record []byte) error {
+		l := &Learner{}
+		if err := json.Unmarshal(record, l); err != nil {
+			return fmt.Errorf("learner %q: %w", name, err)
+		}
+		st.Learners[string(name)] = l
+		return nil
+	})
 }
+
+// saveLearner writes one learner's record.
+func (s *store) saveLearner(l *Learner) error {
+	record, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(learnersBucket).Put([]byte(l.Name), record)
+	})
+}
+
+func (s *store) close() error { return s.db.Close() }
 
 // newCode is a join code easy to read aloud: 8 letters and digits without 0/O or 1/I/L.
 func newCode() string {
