@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // State is everything the board knows. It lives in an embedded database file (bbolt, the
@@ -52,7 +53,7 @@ func openStore(path string) (*store, *State, error) {
 		return nil, nil, err
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, nil, errors.New(path + " is in use by another board: stop it, or give this one STATE=<another file>")
 	}
 	if err != nil {
