@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onsi/gomega"
 	"golang.org/x/mod/modfile"
 
 	"workshop.local/scripts/workspace"
@@ -191,14 +192,8 @@ func runIn(t *testing.T, dir, name string, args ...string) {
 // waitFor polls read until it holds want; the first build of the lesson takes the longest.
 func waitFor(t *testing.T, read func() string, want, what string) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Minute)
-	for time.Now().Before(deadline) {
-		if strings.Contains(read(), want) {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("waited 3 minutes for %s (%q); the screen:\n%s", what, want, read())
+	gomega.NewWithT(t).Eventually(read).WithTimeout(3*time.Minute).WithPolling(200*time.Millisecond).
+		Should(gomega.ContainSubstring(want), "waited 3 minutes for %s", what)
 }
 
 // syncBuffer is a bytes.Buffer a process writes while the test reads.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onsi/gomega"
 	"golang.org/x/net/websocket"
 )
 
@@ -137,13 +138,11 @@ func (p *cdpPage) eval(ctx context.Context, expr string) string {
 // waitFor evaluates expr until it gives want (the page refreshes itself every 5 s).
 func (p *cdpPage) waitFor(ctx context.Context, expr, want string) string {
 	p.t.Helper()
-	got := ""
-	for ctx.Err() == nil {
-		if got = p.eval(ctx, expr); got == want {
-			return got
-		}
-		time.Sleep(200 * time.Millisecond)
+	wait := time.Minute
+	if deadline, ok := ctx.Deadline(); ok {
+		wait = time.Until(deadline)
 	}
-	p.t.Fatalf("the page never showed %q (last %q)", want, got)
-	return got
+	gomega.NewWithT(p.t).Eventually(ctx, func() string { return p.eval(ctx, expr) }).
+		WithTimeout(wait).WithPolling(200*time.Millisecond).Should(gomega.Equal(want), "the page never showed %q", want)
+	return want
 }
