@@ -13,28 +13,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
-	"syscall"
 
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/workspace"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ok, err := run(ctx, os.Args[1:])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "check: "+err.Error())
-		os.Exit(2)
-	}
-	if !ok {
-		os.Exit(1)
-	}
-}
+func main() { workspace.RunCommand("check", run) }
 
 func run(ctx context.Context, args []string) (bool, error) {
 	root, err := workspace.Root()

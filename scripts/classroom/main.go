@@ -14,10 +14,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"syscall"
 
 	"workshop.local/scripts/internal/doctor"
 	"workshop.local/scripts/workspace"
@@ -25,18 +23,7 @@ import (
 
 const usage = "usage: classroom doctor [--json] | prepare | kit [PATH] | kit-install PATH | board ADDR [STATE] | join URL CODE [NAME]"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ok, err := run(ctx, os.Args[1:])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "classroom: "+err.Error())
-		os.Exit(2)
-	}
-	if !ok {
-		os.Exit(1)
-	}
-}
+func main() { workspace.RunCommand("classroom", run) }
 
 func run(ctx context.Context, args []string) (bool, error) {
 	root, err := workspace.Root()
