@@ -143,7 +143,7 @@ func (w *workshopCluster) localCluster() (*localcluster.Cluster, error) {
 }
 
 // nodeImage is the pinned kind node image, or $WORKSHOP_KIND_NODE_IMAGE, which only the tool's
-// own tests set (to an image no registry has), so that they never pull 400 MB.
+// own tests set (to an image no registry has), so that they never pull the real one.
 func nodeImage() string {
 	if image := os.Getenv("WORKSHOP_KIND_NODE_IMAGE"); image != "" {
 		return image

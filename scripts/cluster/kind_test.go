@@ -23,7 +23,7 @@ import (
 // nodes, made from a one-file image imported offline), and against a fake engine where a real
 // one cannot (a pull that hangs, Podman). Every spec names its own kind cluster
 // (WORKSHOP_KIND_CLUSTER) and a node image no registry has (WORKSHOP_KIND_NODE_IMAGE), so it
-// never touches a learner's cluster and never pulls 400 MB.
+// never touches a learner's cluster and never pulls the real node image.
 
 // unpullableImage fails at once everywhere: nothing listens on port 1.
 const unpullableImage = "localhost:1/workshop-test/no-such-node:v0"

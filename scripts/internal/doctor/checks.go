@@ -188,7 +188,7 @@ func kindImage(f Facts) Check {
 	case f.KindImagePresent:
 		c.Detail = "present"
 	case f.ClusterKind == clusterkind.Kind:
-		c.Status, c.Detail = Fail, "not pulled: the first make cluster would download it (about 400 MB) on the workshop's network"
+		c.Status, c.Detail = Fail, "not pulled: the first make cluster would download it (several hundred MB) on the workshop's network"
 		c.Fix = "`make kind-pull` (or `make prepare`, which pulls it too)"
 		if len(f.BinariesMissing) == 0 {
 			c.Fix += "; or use the local cluster, already built: `export CLUSTER=local`"

@@ -45,7 +45,7 @@ func (e Engine) Pullable(ctx context.Context, image string) error {
 // Pull pulls image, showing the engine's progress on out, and says why when it fails. A
 // cancelled ctx (Ctrl-C) stops the pull.
 func (e Engine) Pull(ctx context.Context, image string, out io.Writer) error {
-	fmt.Fprintf(out, "Pulling the kind node image %s (about 400 MB, once)...\n", image)
+	fmt.Fprintf(out, "Pulling the kind node image %s (several hundred MB, once)...\n", image)
 	cmd := exec.CommandContext(ctx, e.Name, "pull", image)
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
