@@ -149,6 +149,13 @@ test-wrong: tools ## Prove a lesson's wrong solutions are caught (LESSON=NN, WRO
 	@test -n "$(LESSON)" || { echo "Which lesson? make test-wrong LESSON=01 (WRONG=<folder name> for one)" >&2; exit 2; }
 	@cd "$(ROOT)" && "$(BIN)"/cluster ensure && echo && "$(BIN)"/check wrong "$(LESSON)" "$(WRONG)"
 
+# Lesson 10's "write your own specs": your spec file against the reference operator (every spec
+# must pass) and against broken operators (each must fail one of your specs).
+.PHONY: specs
+specs: tools ## Prove your own specs (LESSON=10, FILE=path, default lessons/10-operator/my_specs_test.go): which broken operators they catch.
+	@test -n "$(LESSON)" || { echo "Which lesson? make specs LESSON=10" >&2; exit 2; }
+	@cd $(ROOT) && $(BIN)/cluster ensure && echo && $(BIN)/check specs "$(LESSON)" "$(FILE)"
+
 .PHONY: mistakes
 mistakes: tools ## Write docs/mistakes.md, the instructors' list of common mistakes, from the wrong solutions.
 	@cd "$(ROOT)" && "$(BIN)"/check mistakes

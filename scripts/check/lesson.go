@@ -43,6 +43,14 @@ func checkLesson(ctx context.Context, root, scratch, name string, exercise int) 
 	if look.tty && verbose == nil {
 		st.show("Running the specs")
 	}
+	c.proving = func(broken int) {
+		msg := fmt.Sprintf("Proving your specs against the reference operator and %d broken ones (a build and a run each: a minute or more)", broken)
+		if look.tty && verbose == nil {
+			st.show(msg)
+		} else {
+			fmt.Println(msg + "...")
+		}
+	}
 	res, err := c.run(ctx, exercise, verbose)
 	st.done()
 	if err != nil {
@@ -74,7 +82,7 @@ func printCompact(w io.Writer, look look, res lessons.Result) {
 	}
 	var full []types.SpecReport
 	for _, s := range res.Specs {
-		if s.Exercise == current && !s.Passed {
+		if s.Exercise == current && !s.Passed && !s.FromProof {
 			full = append(full, s.Report)
 		}
 	}
@@ -125,6 +133,10 @@ func summarize(root string, lesson lessons.Lesson, res lessons.Result, only int)
 		fmt.Printf(" (only exercise %d was checked)", only)
 	}
 	fmt.Println(".")
+	if broken, _ := lesson.BrokenOperators(); len(broken) > 0 && !judgesSpecs(lesson, res, only) && only == 0 {
+		// Exercise 6's specs ran against the learner's own operator only: say what will count.
+		fmt.Printf("Exercise %d is judged against the reference operator and %d broken ones once the others pass, or alone: make check LESSON=%s EXERCISE=%d.\n", lessons.SpecsExercise, len(broken), lesson.Number, lessons.SpecsExercise)
+	}
 	for _, e := range exercises {
 		if !e.Done() {
 			printNext(root, lesson, e)
@@ -147,6 +159,9 @@ func printNext(root string, lesson lessons.Lesson, e lessons.Exercise) {
 		fmt.Printf("    %s\n", e.FirstFailure.Failure)
 	}
 	fmt.Printf("  check it alone: make check LESSON=%s EXERCISE=%d, or at every save: make watch LESSON=%s\n", lesson.Number, e.Number, lesson.Number)
+	if broken, _ := lesson.BrokenOperators(); len(broken) > 0 && e.Number == lessons.SpecsExercise {
+		fmt.Printf("  the proof operator by operator, as it runs: make specs LESSON=%s (the reference and %d broken ones)\n", lesson.Number, len(broken))
+	}
 }
 
 func printFinished(root string, lesson lessons.Lesson, only int) {

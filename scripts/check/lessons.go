@@ -18,7 +18,7 @@ import (
 // fails teaches nothing either).
 func (t *tester) lessonChecks(l lessons.Lesson) []check {
 	var solved []int // exercises the solution run found, shared with the starter check
-	return []check{
+	checks := []check{
 		{"lesson " + l.Number + ": solution passes its specs", func(ctx context.Context) (string, error) {
 			res, err := t.runSpecs(ctx, l, true)
 			if err != nil {
@@ -28,7 +28,7 @@ func (t *tester) lessonChecks(l lessons.Lesson) []check {
 			return solutionVerdict(res)
 		}},
 		{"lesson " + l.Number + ": untouched starter fails every exercise", func(ctx context.Context) (string, error) {
-			res, err := t.runSpecs(ctx, l, false)
+			res, err := t.runStarter(ctx, l, solved)
 			if err != nil {
 				return "", err
 			}
@@ -36,6 +36,10 @@ func (t *tester) lessonChecks(l lessons.Lesson) []check {
 		}},
 		t.wrongCheck(l, &solved),
 	}
+	if broken, _ := l.BrokenOperators(); len(broken) > 0 {
+		checks = append(checks, t.specsCheck(l)) // a "write your own specs" exercise (lesson 10)
+	}
+	return checks
 }
 
 // runSpecs runs the lesson's specs with or without the solution, logging the output to a file.
@@ -65,6 +69,70 @@ func (t *tester) runSpecs(ctx context.Context, l lessons.Lesson, withSolution bo
 		err = fmt.Errorf("%s (log: %s)", res.SuiteError, logPath)
 	}
 	return res, err
+}
+
+// runStarter runs the untouched starter's specs, one process per exercise, side by side. A
+// starter's spec mostly waits for something that never comes (up to its timeout, 15 to 30 s),
+// so side by side they take about as long as the slowest exercise instead of the sum. Specs
+// without an exercise's label, or of an exercise the solution run did not find, run in one more
+// process, so starterVerdict still sees them. (Every spec works in a namespace of its own and
+// every suite's setup is idempotent: processes share the cluster safely, as the wrong
+// solutions' proofs do.)
+func (t *tester) runStarter(ctx context.Context, l lessons.Lesson, exercises []int) (lessons.Result, error) {
+	if len(exercises) == 0 {
+		return t.runSpecs(ctx, l, false) // the solution run found none: nothing to split by
+	}
+	dir := filepath.Join(t.scratch, "starter", l.Name)
+	binary := filepath.Join(dir, l.Name+".test")
+	if err := lessons.Compile(ctx, l, "", binary); err != nil {
+		return lessons.Result{}, err
+	}
+	defer os.Remove(binary)
+	var others []string
+	filters := map[string]string{}
+	for _, n := range exercises {
+		label := fmt.Sprintf("exercise-%d", n)
+		filters[label], others = label, append(others, "!"+label)
+	}
+	filters["others"] = strings.Join(others, " && ")
+	results := make(chan shardResult, len(filters))
+	for name, filter := range filters {
+		go func() { results <- t.runShard(ctx, l, binary, name, filter) }()
+	}
+	var all lessons.Result
+	var errs []error
+	for range filters {
+		r := <-results
+		errs = append(errs, r.err)
+		all.Merge(r.res)
+	}
+	return all, errors.Join(errs...)
+}
+
+type shardResult struct {
+	res lessons.Result
+	err error
+}
+
+// runShard runs the specs that filter selects, with a report and log of their own.
+func (t *tester) runShard(ctx context.Context, l lessons.Lesson, binary, name, filter string) shardResult {
+	logPath := filepath.Join(t.scratch, "logs", l.Name+"-starter-"+name+".log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return shardResult{err: err}
+	}
+	log, err := os.Create(logPath)
+	if err != nil {
+		return shardResult{err: err}
+	}
+	defer log.Close()
+	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
+		Lesson: l, ReportDir: filepath.Join(filepath.Dir(binary), name), Output: log,
+		ExtraArgs: []string{"-ginkgo.no-color", "-ginkgo.label-filter=" + filter},
+	}, binary)
+	if err == nil && res.SuiteError != "" {
+		err = fmt.Errorf("%s (log: %s)", res.SuiteError, logPath)
+	}
+	return shardResult{res, err}
 }
 
 func solutionVerdict(res lessons.Result) (string, error) {

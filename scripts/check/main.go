@@ -45,6 +45,12 @@ func run(ctx context.Context, args []string) (bool, error) {
 			only = args[2]
 		}
 		return testWrong(ctx, root, scratch, args[1], only)
+	case len(args) >= 2 && len(args) <= 3 && args[0] == "specs":
+		file := ""
+		if len(args) == 3 {
+			file = args[2]
+		}
+		return proveSpecs(ctx, root, scratch, args[1], file)
 	case len(args) >= 1 && isLearnerCommand(args[0]):
 		return learnerCommand(ctx, root, scratch, args)
 	case len(args) == 1 && args[0] == "mistakes":
@@ -56,7 +62,7 @@ func run(ctx context.Context, args []string) (bool, error) {
 		}
 		return selfTest(ctx, root, scratch, only)
 	default:
-		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check wrong NN [NAME] | check watch|hint|reset|solution NN [EXERCISE] | check progress [--json] | check mistakes | check dir|overlay NN")
+		return false, fmt.Errorf("usage: check lesson NN [EXERCISE] | check test [LESSON] | check wrong NN [NAME] | check specs NN [FILE] | check watch|hint|reset|solution NN [EXERCISE] | check progress [--json] | check mistakes | check dir|overlay NN")
 	}
 }
 

@@ -46,10 +46,27 @@ func writeLessonMistakes(b *bytes.Buffer, l lessons.Lesson, list []lessons.Wrong
 	fmt.Fprintf(b, "\n## Lesson %s (`%s`)\n", l.Number, l.Name)
 	for _, n := range exercisesWithTODO(l) {
 		fmt.Fprintf(b, "\nExercise %d:\n\n", n)
+		writeBrokenOperators(b, l, n)
 		for _, w := range list {
 			if w.Problem == "" && w.Exercise == n {
 				fmt.Fprintf(b, "- %s. (`wrong/%s/%s`)\n", sentence(w.Mistake), w.Name, w.File)
 			}
+		}
+	}
+}
+
+// writeBrokenOperators lists what the learner's own specs must catch in a "write your own
+// specs" exercise: the broken operators of solutions/NN-topic/broken/, by the behaviour each
+// gets wrong.
+func writeBrokenOperators(b *bytes.Buffer, l lessons.Lesson, exercise int) {
+	broken, _ := l.BrokenOperators()
+	if exercise != lessons.SpecsExercise || len(broken) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "The learner's specs must catch each broken operator (its folder says how it is broken):\n\n")
+	for _, o := range broken {
+		if o.Problem == "" {
+			fmt.Fprintf(b, "- %s. (`broken/%s/`)\n", sentence(o.Behaviour), o.Name)
 		}
 	}
 }

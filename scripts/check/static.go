@@ -19,7 +19,30 @@ func (t *tester) staticChecks() []check {
 		{"go vet, every module", t.vetModules},
 		{"no deprecated API in lessons, solutions, harness and tools", t.noDeprecatedAPI},
 		{"docs/mistakes.md lists every wrong solution", t.mistakesCurrent},
+		{"generated files (make generate) are current, for starters and solutions", t.generatedCurrent},
 	}
+}
+
+// generatedCurrent regenerates, in scratch, what each lesson with a `make generate` generates
+// from its starter and from its solution, and lists every committed file that differs.
+func (t *tester) generatedCurrent(ctx context.Context) (string, error) {
+	var stale []string
+	n := 0
+	for _, l := range t.lessons {
+		if !l.Generates() {
+			continue
+		}
+		n++
+		found, err := l.StaleGenerated(ctx, t.scratch)
+		if err != nil {
+			return "", err
+		}
+		stale = append(stale, found...)
+	}
+	if len(stale) > 0 {
+		return "", errors.New(strings.Join(stale, "\n"))
+	}
+	return fmt.Sprintf("%d lessons generate; every generated file is current", n), nil
 }
 
 func (t *tester) gofmt(ctx context.Context) (string, error) {

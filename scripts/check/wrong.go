@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"workshop.local/scripts/internal/lessons"
@@ -42,6 +44,7 @@ func (p proof) line() string {
 type compiled struct {
 	wrong  lessons.Wrong
 	binary string
+	ownAPI bool // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
 	err    error
 	took   time.Duration
 }
@@ -55,11 +58,14 @@ const wrongRunsAtOnce = 2
 // proveWrong proves each wrong solution of a lesson, calling report in name order as each is
 // judged. Building a test binary (mostly linking) costs more than running one exercise's specs,
 // so one build per CPU runs ahead of the binaries being run; at most that many binaries wait on
-// disk at a time.
-func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, report func(proof)) []proof {
+// disk at a time. firstFailure stops each run at its first failing spec: enough for a verdict.
+func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, firstFailure bool, report func(proof)) []proof {
 	dir := filepath.Join(scratch, "wrong", l.Name)
 	ahead := make(chan struct{}, runtime.NumCPU()+wrongRunsAtOnce) // builds running or waiting, plus those being run
 	running := make(chan struct{}, wrongRunsAtOnce)
+	// The specs of a generating lesson install the CRD of the code they run. A CRD is
+	// cluster-wide, so a wrong API (its own CRD) runs alone; the others share the solution's.
+	var crd sync.RWMutex
 	judged := make([]chan proof, len(list))
 	for i := range judged {
 		judged[i] = make(chan proof, 1)
@@ -69,8 +75,14 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 			ahead <- struct{}{}
 			go func() {
 				b := compileWrong(ctx, dir, l, w)
+				hold, release := crd.RLock, crd.RUnlock
+				if b.ownAPI {
+					hold, release = crd.Lock, crd.Unlock
+				}
 				running <- struct{}{}
-				judged[i] <- judge(ctx, scratch, dir, l, b)
+				hold()
+				judged[i] <- judge(ctx, scratch, dir, l, b, firstFailure)
+				release()
 				<-running
 				if b.binary != "" {
 					_ = os.Remove(b.binary)
@@ -99,6 +111,11 @@ func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.W
 	if err != nil {
 		return compiled{wrong: w, err: err}
 	}
+	// A wrong API type generates its own manifest (lesson 10): the specs install that one.
+	ownAPI, err := l.GenerateOverlay(ctx, overlay, filepath.Join(dir, w.Name+".generated"))
+	if err != nil {
+		return compiled{wrong: w, err: err}
+	}
 	overlayFile := filepath.Join(dir, w.Name+".overlay.json")
 	if err := lessons.WriteOverlay(overlay, overlayFile); err != nil {
 		return compiled{wrong: w, err: err}
@@ -108,12 +125,12 @@ func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.W
 	if err != nil {
 		binary = ""
 	}
-	return compiled{wrong: w, binary: binary, err: err, took: time.Since(start)}
+	return compiled{wrong: w, binary: binary, ownAPI: ownAPI, err: err, took: time.Since(start)}
 }
 
 // judge runs a built wrong solution on its exercise's specs and says whether a spec caught it.
 // Only a failing spec counts: a build failure or a suite that did not run proves nothing.
-func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compiled) proof {
+func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compiled, firstFailure bool) proof {
 	p := proof{wrong: b.wrong, build: b.took, verdict: broken}
 	switch {
 	case b.wrong.Problem != "":
@@ -131,10 +148,13 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 		return p
 	}
 	defer log.Close()
+	args := []string{"-ginkgo.no-color"}
+	if firstFailure {
+		args = append(args, "-ginkgo.fail-fast")
+	}
 	start := time.Now()
 	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
-		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: dir, Output: log,
-		ExtraArgs: []string{"-ginkgo.no-color"},
+		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: dir, Output: log, ExtraArgs: args,
 	}, b.binary)
 	p.run = time.Since(start)
 	switch {
@@ -168,8 +188,12 @@ func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure strin
 	return caught, detail, failed[0].Failure
 }
 
-// tooFew lists the exercises that have fewer than minWrongPerExercise wrong solutions.
-func tooFew(list []lessons.Wrong, exercises []int) []string {
+// tooFew lists the exercises that have fewer than minWrongPerExercise wrong solutions. A
+// "write your own specs" exercise (a lesson with broken operators) is proven by those instead.
+func tooFew(l lessons.Lesson, list []lessons.Wrong, exercises []int) []string {
+	if broken, _ := l.BrokenOperators(); len(broken) > 0 {
+		exercises = slices.DeleteFunc(slices.Clone(exercises), func(n int) bool { return n == lessons.SpecsExercise })
+	}
 	count := map[int]int{}
 	for _, w := range list {
 		count[w.Exercise]++
@@ -191,7 +215,8 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 		if err != nil {
 			return "", err
 		}
-		proofs := proveWrong(ctx, t.scratch, l, list, func(proof) {})
+		// One failing spec is a verdict: stop there (make test-wrong runs them all, for authors).
+		proofs := proveWrong(ctx, t.scratch, l, list, true, func(proof) {})
 		var problems []string
 		n := 0
 		for _, p := range proofs {
@@ -204,7 +229,7 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 			t.wrongMissed = append(t.wrongMissed, l.Name+"/wrong/"+p.wrong.Name+" ("+p.verdict+")")
 			problems = append(problems, p.line())
 		}
-		problems = append(problems, tooFew(list, *solved)...)
+		problems = append(problems, tooFew(l, list, *solved)...)
 		if len(problems) > 0 {
 			return "", fmt.Errorf("%d of %d caught\n%s", n, len(proofs), strings.Join(problems, "\n"))
 		}
@@ -247,7 +272,7 @@ func testWrong(ctx context.Context, root, scratch, name, only string) (bool, err
 	fmt.Printf("Proving %d wrong solutions of lesson %s: each replaces one solution file, and only its exercise's specs run.\n\n", len(list), l.Name)
 	start := time.Now()
 	var build, run time.Duration
-	proofs := proveWrong(ctx, scratch, l, list, func(p proof) {
+	proofs := proveWrong(ctx, scratch, l, list, false, func(p proof) {
 		build, run = build+p.build, run+p.run
 		fmt.Printf("%s  [build %.1fs, specs %.1fs]\n", p.line(), p.build.Seconds(), p.run.Seconds())
 		if p.failure != "" {
@@ -266,7 +291,7 @@ func testWrong(ctx context.Context, root, scratch, name, only string) (bool, err
 	fmt.Printf("\nwrong solutions: %d of %d caught (%.1fs in all; builds %.1fs and specs %.1fs, overlapped: builds run in parallel)\n",
 		n, len(proofs), time.Since(start).Seconds(), build.Seconds(), run.Seconds())
 	if only == "" {
-		for _, s := range tooFew(list, exercisesWithTODO(l)) {
+		for _, s := range tooFew(l, list, exercisesWithTODO(l)) {
 			fmt.Println("  " + s)
 		}
 	}

@@ -120,6 +120,15 @@ func collectModules(ctx context.Context, root, stage string) error {
 		{filepath.Join(builders, "kube"), builderEnv, []string{"list", "-deps", "k8s.io/kubernetes/cmd/kube-apiserver",
 			"k8s.io/kubernetes/cmd/kube-controller-manager", "k8s.io/kubernetes/cmd/kube-scheduler", "./hollownode"}},
 	}
+	for _, l := range all { // a lesson's tools module (lesson 10's controller-gen), outside go.work
+		if dir, tools := l.ToolsModule(); dir != "" {
+			runs = append(runs, struct {
+				dir  string
+				env  []string
+				args []string
+			}{dir, builderEnv, append([]string{"list", "-deps"}, tools...)})
+		}
+	}
 	for _, tool := range generateTools(all) { // -n: resolve and download, build nothing
 		runs = append(runs, struct {
 			dir  string

@@ -122,6 +122,16 @@ func buildTools(ctx context.Context, root string) error {
 	if err := goCmd(ctx, all[0].Dir, nil, "build", "-o", os.DevNull, "github.com/onsi/ginkgo/v2/ginkgo"); err != nil {
 		return err
 	}
+	for _, l := range all { // a lesson's tools module (lesson 10's controller-gen): built as make generate builds it
+		if dir, tools := l.ToolsModule(); dir != "" {
+			for _, tool := range tools {
+				fmt.Println("      " + tool + " (lessons/" + l.Name + "/tools)")
+				if err := goCmd(ctx, dir, []string{"GOWORK=off"}, "build", "-o", os.DevNull, tool); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	for _, tool := range generateTools(all) {
 		fmt.Println("      " + tool)
 		gobin := filepath.Join(root, ".cache", "tools")

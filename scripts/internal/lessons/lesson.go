@@ -5,6 +5,7 @@ package lessons
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,6 +94,11 @@ func (l Lesson) SolutionOverlay() (map[string]string, error) {
 		}
 		overlay[filepath.Join(l.Dir, f)] = filepath.Join(l.SolutionDir, f)
 	}
+	generated, err := l.solutionGenerated() // the manifests its types generate (generate.go)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(overlay, generated)
 	return overlay, nil
 }
 
@@ -134,4 +140,22 @@ func (l Lesson) TODO(exercise int) (file string, line int) {
 		}
 	}
 	return "", 0
+}
+
+// ToolsModule is the lesson's own module of pinned tools, tools/go.mod (lesson 10: controller-gen
+// for make generate), built outside go.work so its dependencies never move a lesson's build. It
+// returns the module's folder and the packages of its `tool` lines (one per line), or "" and
+// none when the lesson has no such module.
+func (l Lesson) ToolsModule() (dir string, tools []string) {
+	dir = filepath.Join(l.Dir, "tools")
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return "", nil
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if tool, ok := strings.CutPrefix(strings.TrimSpace(line), "tool "); ok {
+			tools = append(tools, strings.TrimSpace(tool))
+		}
+	}
+	return dir, tools
 }

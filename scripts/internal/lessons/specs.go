@@ -36,6 +36,9 @@ type Spec struct {
 	Passed    bool
 	Failure   string           // the failure message, its first few meaningful lines
 	Report    types.SpecReport // everything Ginkgo recorded, to print the spec in full
+	// FromProof marks a verdict of the check tool's own proof shaped as a spec (lesson 10's
+	// "write your own specs"): Report holds only its texts, nothing to print in full.
+	FromProof bool
 }
 
 // Result is what one run of a lesson's specs produced.
@@ -44,6 +47,15 @@ type Result struct {
 	SuiteError string // why the suite did not run its specs (build error, BeforeSuite failure)
 	// SuiteFailures are the failed nodes around the specs (BeforeSuite and friends), in full.
 	SuiteFailures []types.SpecReport
+}
+
+// Merge adds another run's outcome to res, for specs run in several processes.
+func (res *Result) Merge(other Result) {
+	res.Specs = append(res.Specs, other.Specs...)
+	if res.SuiteError == "" {
+		res.SuiteError = other.SuiteError
+	}
+	res.SuiteFailures = append(res.SuiteFailures, other.SuiteFailures...)
 }
 
 // Execute runs `go test` in the lesson's folder with a Ginkgo JSON report and reads it back.

@@ -35,15 +35,8 @@ func (l Lesson) WrongDir() string { return filepath.Join(l.SolutionDir, "wrong")
 // WrongSolutions lists the lesson's wrong solutions in name order. A malformed one is listed
 // with its Problem set rather than dropped, so the proof reports it instead of ignoring it.
 func (l Lesson) WrongSolutions() ([]Wrong, error) {
-	entries, err := os.ReadDir(l.WrongDir())
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	editable, err := l.EditableFiles()
-	if err != nil {
+	entries, editable, err := l.replacementFolders(l.WrongDir())
+	if err != nil || entries == nil {
 		return nil, err
 	}
 	var list []Wrong
@@ -55,6 +48,20 @@ func (l Lesson) WrongSolutions() ([]Wrong, error) {
 		list = append(list, l.readWrong(e.Name(), editable))
 	}
 	return list, nil
+}
+
+// replacementFolders lists the entries of dir (wrong/ or broken/: folders of files that replace
+// learner files) and the learner files they may replace. No dir is no entries, not an error.
+func (l Lesson) replacementFolders(dir string) ([]os.DirEntry, []string, error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	editable, err := l.EditableFiles()
+	return entries, editable, err
 }
 
 // readWrong validates one wrong/<name>/ folder and reads its header.

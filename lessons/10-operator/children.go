@@ -1,0 +1,30 @@
+package operator
+
+import (
+	"context"
+
+	appsv1 "k8s.io/api/apps/v1"
+)
+
+// Exercise 2: the children, owned and idempotent (lesson 08, now in your own operator).
+//
+// A reconciler is called again and again for the same site: after each change of the site,
+// of a child, and after every failure. Each call must leave the children as they should be and
+// write nothing when they already are. controllerutil.CreateOrUpdate reads the object, lets a
+// function set the fields this controller owns, and writes only if that changed something. A
+// controller reference on each child (SetControllerReference) brings the child's events back to
+// this site (Owns in SetupWithManager) and lets the garbage collector delete the children with
+// the site.
+
+// ensureChildren makes site's page ConfigMap, Deployment and, for exposure Service, Service
+// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site, and
+// deletes the Service of a site whose exposure is None. It reports each child it created,
+// updated or deleted with r.record (exercise 5), and returns the Deployment as the API server
+// has it, for the status (exercise 3).
+func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticSite) (*appsv1.Deployment, error) {
+	// TODO(exercise 2): controllerutil.CreateOrUpdate for the page, the Deployment and the
+	// Service (or delete the Service, only if site controls it), each with
+	// controllerutil.SetControllerReference; r.record each Created, Updated or Deleted child.
+	// Set only the fields this controller owns: the API server fills in the rest.
+	return nil, errNotImplemented(2)
+}

@@ -1,0 +1,186 @@
+package operator_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/internal/harness"
+)
+
+// clusterWait is how long a spec waits for the cluster's own part (a pod scheduled and made
+// ready by the node), apart from the controller's, so a slow node is not blamed on your code.
+const clusterWait = 60 * time.Second
+
+// running is the operator of one spec: its namespace, the directory it registers sites in, a
+// record of its reconciles, and a log of the requests it sent.
+type running struct {
+	ns         string
+	directory  types.NamespacedName
+	reconciles *harness.ReconcileRecorder
+	requests   *harness.RequestLog
+}
+
+// startOperator runs the StaticSite controller, with your code, in a manager whose cache holds
+// a new namespace, registering sites in a directory in a second namespace of its own. Failed
+// reconciles are retried within milliseconds (harness.FastRateLimiter), not after growing
+// delays, so a spec sees a recovery soon.
+func startOperator(ctx SpecContext) *running {
+	GinkgoHelper()
+	op := &running{ns: cluster.Namespace(ctx, prefix), requests: &harness.RequestLog{}}
+	op.directory = types.NamespacedName{Namespace: cluster.Namespace(ctx, prefix), Name: operator.DirectoryName}
+	// Registered after the namespaces, so it runs before they are deleted, and before the
+	// manager stops (registered last): a site still carrying the finalizer would keep its
+	// namespace from ever going away.
+	DeferCleanup(dropFinalizers, op.ns, NodeTimeout(30*time.Second))
+	opts := harness.ManagerOptions(op.ns)
+	Expect(operator.AddToScheme(opts.Scheme)).To(Succeed())
+	mgr, err := manager.New(op.requests.Watching(cluster.Config), opts)
+	Expect(err).NotTo(HaveOccurred())
+	r := operator.NewReconciler(mgr, op.directory.Namespace)
+	op.reconciles = harness.RecordReconciles(r)
+	Expect(r.Wiring(mgr).WithOptions(controller.Options{RateLimiter: harness.FastRateLimiter()}).Complete(op.reconciles)).To(Succeed())
+	harness.StartManager(ctx, mgr)
+	return op
+}
+
+// dropFinalizers takes every finalizer off the StaticSites left in ns, once the operator has
+// stopped: the namespace can then be deleted whatever state a spec left them in.
+func dropFinalizers(ctx SpecContext, ns string) {
+	var list operator.StaticSiteList
+	Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
+	for _, site := range list.Items {
+		if len(site.Finalizers) == 0 {
+			continue
+		}
+		patch := client.MergeFrom(site.DeepCopy())
+		site.Finalizers = nil
+		Expect(client.IgnoreNotFound(k8s.Patch(ctx, &site, patch))).To(Succeed())
+	}
+}
+
+// create creates site and returns it as the API server has it.
+func create(ctx context.Context, site *operator.StaticSite) *operator.StaticSite {
+	GinkgoHelper()
+	Expect(k8s.Create(ctx, site)).To(Succeed())
+	return site
+}
+
+// change reads obj from the API server, lets edit change it, and writes it back, retrying on
+// a conflict with the controller's own writes.
+func change[T client.Object](ctx context.Context, obj T, edit func(T)) {
+	GinkgoHelper()
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		edit(obj)
+		return k8s.Update(ctx, obj)
+	})).To(Succeed())
+}
+
+// get reads obj (namespace and name set) from the API server.
+func get[T client.Object](g Gomega, ctx context.Context, obj T) T {
+	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj)).To(Succeed())
+	return obj
+}
+
+// page, deployment and service are site's children's keys, for get.
+func page(site *operator.StaticSite) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: operator.PageName(site)}}
+}
+func deployment(site *operator.StaticSite) *appsv1.Deployment {
+	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name}}
+}
+func service(site *operator.StaticSite) *corev1.Service {
+	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name}}
+}
+
+// controlledBy matches an object whose controller reference is site.
+func controlledBy(site *operator.StaticSite) OmegaMatcher {
+	return WithTransform(func(obj client.Object) bool {
+		ref := metav1.GetControllerOf(obj)
+		return ref != nil && ref.UID == site.UID && ref.Kind == "StaticSite"
+	}, BeTrue())
+}
+
+// waitReady waits until site's Deployment has all its replicas ready: the cluster's part.
+func waitReady(ctx context.Context, site *operator.StaticSite) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) int32 {
+		return get(g, ctx, deployment(site)).Status.ReadyReplicas
+	}).WithContext(ctx).WithTimeout(clusterWait).Should(Equal(site.Spec.Replicas),
+		"the cluster did not make %s's web servers ready: is the workshop cluster's node Ready (make cluster-status)?", site.Name)
+}
+
+// childWrites are the writes the operator sent to site's children since its log was reset.
+func (op *running) childWrites(site *operator.StaticSite) []string {
+	var writes []string
+	for _, w := range op.requests.Writes() {
+		for _, child := range []string{"/configmaps/" + operator.PageName(site), "/deployments/" + site.Name, "/services/" + site.Name} {
+			if strings.HasSuffix(w, child) || strings.Contains(w, child+"/") {
+				writes = append(writes, w)
+			}
+		}
+	}
+	return writes
+}
+
+// statusWrites are the writes the operator sent to site's status since its log was reset.
+func (op *running) statusWrites(site *operator.StaticSite) []string {
+	return slices.DeleteFunc(op.requests.Writes(), func(w string) bool {
+		return !strings.HasSuffix(w, "/staticsites/"+site.Name+"/status")
+	})
+}
+
+// nudge makes the operator reconcile site once more, without changing anything it owns (an
+// annotation on its page: Owns brings the page's update to the site), and waits for that
+// reconcile to end.
+func (op *running) nudge(ctx context.Context, site *operator.StaticSite, note string) {
+	GinkgoHelper()
+	key := client.ObjectKeyFromObject(site)
+	before := op.reconciles.StartedFor(key)
+	change(ctx, page(site), func(cm *corev1.ConfigMap) {
+		if cm.Annotations == nil {
+			cm.Annotations = map[string]string{}
+		}
+		cm.Annotations["lesson10.workshop.local/nudge"] = note
+	})
+	// More calls finished than had started before the change: one that started after it ended.
+	Eventually(func() int { return op.reconciles.CountFor(key) }).WithContext(ctx).WithTimeout(settle).
+		Should(BeNumerically(">", before), "an update of %s's page should reconcile the site (Owns(&corev1.ConfigMap{}) in SetupWithManager)", site.Name)
+}
+
+// squat makes a ConfigMap named like site's page, controlled by another object, so that the
+// operator cannot make the page its own: SetControllerReference refuses a second controller.
+func squat(ctx context.Context, site *operator.StaticSite) *corev1.ConfigMap {
+	GinkgoHelper()
+	owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: "squatter"}}
+	Expect(k8s.Create(ctx, owner)).To(Succeed())
+	squatter := page(site)
+	Expect(controllerutil.SetControllerReference(owner, squatter, scheme)).To(Succeed())
+	Expect(k8s.Create(ctx, squatter)).To(Succeed())
+	return squatter
+}
+
+// gone says whether obj no longer exists.
+func gone(ctx context.Context, obj client.Object) func() bool {
+	return func() bool {
+		return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj))
+	}
+}

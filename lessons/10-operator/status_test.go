@@ -1,0 +1,93 @@
+package operator_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/internal/harness"
+)
+
+// status reads site's status from the API server.
+func status(g Gomega, ctx SpecContext, site *operator.StaticSite) operator.StaticSiteStatus {
+	var got operator.StaticSite
+	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(site), &got)).To(Succeed())
+	return got.Status
+}
+
+// condition matches a status holding a condition of type t with status s (and some reason).
+func condition(t string, s metav1.ConditionStatus) OmegaMatcher {
+	return HaveField("Conditions", ContainElement(And(HaveField("Type", t), HaveField("Status", s), HaveField("Reason", Not(BeEmpty())))))
+}
+
+var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func() {
+	It("reports the generation it acted on, and Available once the web servers are ready", func(ctx SpecContext) {
+		op := startOperator(ctx)
+		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		waitReady(ctx, site)
+		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(And(
+			HaveField("ObservedGeneration", int64(1)),
+			HaveField("ReadyReplicas", int32(1)),
+			condition(operator.Available, metav1.ConditionTrue),
+			condition(operator.Progressing, metav1.ConditionFalse),
+			condition(operator.Degraded, metav1.ConditionFalse),
+		), "with its one web server ready: observedGeneration 1, readyReplicas 1, Available True, Progressing False, Degraded False, each condition with a reason (meta.SetStatusCondition, written with r.Client.Status())")
+
+		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Replicas = 2 })
+		waitReady(ctx, site)
+		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(And(
+			HaveField("ObservedGeneration", int64(2)),
+			HaveField("ReadyReplicas", int32(2)),
+			condition(operator.Available, metav1.ConditionTrue),
+		), "after a change of the spec, observedGeneration should follow metadata.generation (2) and readyReplicas the Deployment")
+	}, SpecTimeout(harness.Timeout))
+
+	It("reports a site scaled to zero as not Available", func(ctx SpecContext) {
+		op := startOperator(ctx)
+		site := create(ctx, newSite(op.ns, "idle", 0, operator.ExposureNone))
+		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(And(
+			HaveField("ObservedGeneration", int64(1)),
+			condition(operator.Available, metav1.ConditionFalse),
+			condition(operator.Degraded, metav1.ConditionFalse),
+		), "a site with no web servers serves nothing: Available False (with a reason), though nothing failed")
+	}, SpecTimeout(harness.Timeout))
+
+	It("reports Degraded, with the error, while a child cannot be made, and recovers", func(ctx SpecContext) {
+		op := startOperator(ctx)
+		blocked := newSite(op.ns, "blocked", 1, operator.ExposureService)
+		squatter := squat(ctx, blocked)
+		create(ctx, blocked)
+		Eventually(status).WithArguments(ctx, blocked).WithContext(ctx).WithTimeout(settle).Should(And(
+			condition(operator.Degraded, metav1.ConditionTrue),
+			HaveField("Conditions", ContainElement(And(HaveField("Type", operator.Degraded), HaveField("Message", ContainSubstring("already owned"))))),
+			Not(condition(operator.Available, metav1.ConditionTrue)),
+		), "another controller owns a ConfigMap named like the site's page, so the reconcile fails: Degraded True with the error as its message, and not Available")
+
+		Expect(k8s.Delete(ctx, squatter)).To(Succeed())
+		change(ctx, blocked, func(s *operator.StaticSite) { s.Spec.Page = "<h1>free</h1>" })
+		Eventually(status).WithArguments(ctx, blocked).WithContext(ctx).WithTimeout(settle).Should(condition(operator.Degraded, metav1.ConditionFalse),
+			"once the page can be made, the next reconcile succeeds: Degraded False")
+	}, SpecTimeout(harness.Timeout))
+
+	It("writes the status only when it changed, keeping each condition's lastTransitionTime", func(ctx SpecContext) {
+		op := startOperator(ctx)
+		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		waitReady(ctx, site)
+		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(condition(operator.Available, metav1.ConditionTrue),
+			"the site never became Available")
+		before := meta.FindStatusCondition(status(Default, ctx, site).Conditions, operator.Available)
+
+		op.requests.Reset()
+		for i := range 3 {
+			op.nudge(ctx, site, string(rune('a'+i)))
+		}
+		Expect(op.statusWrites(site)).To(BeEmpty(),
+			"three reconciles that saw nothing new should not write the status: compare it with a copy taken before, and skip the write when they are equal")
+		after := meta.FindStatusCondition(status(Default, ctx, site).Conditions, operator.Available)
+		Expect(after.LastTransitionTime).To(Equal(before.LastTransitionTime),
+			"Available stayed True, so its lastTransitionTime should not move: meta.SetStatusCondition keeps it unless the status changes")
+	}, SpecTimeout(harness.Timeout))
+})

@@ -1,0 +1,189 @@
+package lessons
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Generated files: a lesson whose Makefile has a `generate:` target (lesson 10: controller-gen
+// writes zz_generated.deepcopy.go and config/crd/ from the learner's API types) commits what it
+// generates. Its solution commits the manifests its own types generate, under the same paths in
+// solutions/NN-topic/ (the deepcopy functions do not depend on markers, so the lesson's serve
+// both). Go's -overlay replaces embedded files too, so the specs see the manifest of the code
+// they run. A wrong solution's manifest is generated on the fly (GenerateOverlay).
+
+// generatedDir is the folder of generated files other than Go, relative to the lesson.
+const generatedDir = "config"
+
+var generateTarget = regexp.MustCompile(`(?m)^generate:`)
+
+// Generates says whether the lesson has a `make generate`.
+func (l Lesson) Generates() bool {
+	data, err := os.ReadFile(filepath.Join(l.Dir, "Makefile"))
+	return err == nil && generateTarget.Match(data)
+}
+
+// solutionGenerated maps each generated file of the lesson to the solution's copy, for the
+// solution overlay: every file under solutions/NN-topic/config/.
+func (l Lesson) solutionGenerated() (map[string]string, error) {
+	overlay := map[string]string{}
+	root := filepath.Join(l.SolutionDir, generatedDir)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(l.SolutionDir, path)
+		overlay[filepath.Join(l.Dir, rel)] = path
+		return nil
+	})
+	if os.IsNotExist(err) {
+		return overlay, nil
+	}
+	return overlay, err
+}
+
+// Generate runs the lesson's `make generate` on a copy of its package with overlay applied (nil:
+// the files as they are), writing into out, and returns the generated files relative to out.
+// The copy, in out/src with the lesson's go.mod and go.sum, is built outside the workspace
+// (GOWORK=off): controller-gen reads files from disk and knows nothing of -overlay.
+func (l Lesson) Generate(ctx context.Context, overlay map[string]string, out string) ([]string, error) {
+	src := filepath.Join(out, "src")
+	if err := os.RemoveAll(out); err != nil {
+		return nil, err
+	}
+	if err := l.copyPackage(src, overlay); err != nil {
+		return nil, err
+	}
+	gen := filepath.Join(out, "generated")
+	cmd := exec.CommandContext(ctx, "make", "-s", "generate", "SOURCES="+src, "GENERATED="+gen)
+	cmd.Dir = l.Dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("make generate in lesson %s failed: %v\n%s", l.Number, err, b)
+	}
+	var files []string
+	err := filepath.WalkDir(gen, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(gen, path)
+			files = append(files, rel)
+		}
+		return err
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// copyPackage copies go.mod, go.sum and the package's non-test Go files to dst, each replaced
+// by its overlay when it has one.
+func (l Lesson) copyPackage(dst string, overlay map[string]string) error {
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(l.Dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		keep := name == "go.mod" || name == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
+		if e.IsDir() || !keep {
+			continue
+		}
+		from := filepath.Join(l.Dir, name)
+		if o, ok := overlay[from]; ok {
+			from = o
+		}
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GenerateOverlay regenerates the lesson's files for the code overlay puts in place and adds
+// the generated manifests (not the Go files: they must not differ, see StaleGenerated) to it.
+// It reports whether those manifests differ from the solution's: code with an API of its own
+// (a wrong types file) installs a CRD that no other run may share. It changes nothing for a
+// lesson without `make generate`.
+func (l Lesson) GenerateOverlay(ctx context.Context, overlay map[string]string, out string) (ownManifests bool, err error) {
+	if !l.Generates() {
+		return false, nil
+	}
+	files, err := l.Generate(ctx, overlay, out)
+	if err != nil {
+		return false, err
+	}
+	for _, f := range files {
+		if strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
+			generated := filepath.Join(out, "generated", f)
+			overlay[filepath.Join(l.Dir, f)] = generated
+			if len(differs(generated, filepath.Join(l.SolutionDir, f), f, "")) > 0 {
+				ownManifests = true
+			}
+		}
+	}
+	return ownManifests, nil
+}
+
+// StaleGenerated generates the lesson's files, for the starter and for the solution, and lists
+// every committed file that differs from what its types generate (or is missing), as
+// "path: why". Empty means current.
+func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, error) {
+	var stale []string
+	starter, err := l.Generate(ctx, nil, filepath.Join(scratch, "generate-"+l.Name+"-starter"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range starter {
+		got := filepath.Join(scratch, "generate-"+l.Name+"-starter", "generated", f)
+		stale = append(stale, differs(got, filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f, "run make generate in lessons/"+l.Name)...)
+	}
+	overlay, err := l.SolutionOverlay()
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Join(scratch, "generate-"+l.Name+"-solution")
+	solution, err := l.Generate(ctx, overlay, out)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range solution {
+		got := filepath.Join(out, "generated", f)
+		committed, where := filepath.Join(l.SolutionDir, f), "solutions/"+l.Name+"/"+f
+		if !strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
+			committed, where = filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f+" (generated from the solution's types)"
+		}
+		stale = append(stale, differs(got, committed, where, "generate it from the solution's types (see lessons.Generate) and commit it")...)
+	}
+	return stale, nil
+}
+
+// differs says why committed is not generated's copy, or nothing.
+func differs(generated, committed, name, fix string) []string {
+	want, err := os.ReadFile(generated)
+	if err != nil {
+		return []string{name + ": " + err.Error()}
+	}
+	have, err := os.ReadFile(committed)
+	switch {
+	case os.IsNotExist(err):
+		return []string{name + ": missing; " + fix}
+	case err != nil:
+		return []string{name + ": " + err.Error()}
+	case !bytes.Equal(want, have):
+		return []string{name + ": stale; " + fix}
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package lessons
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// generatingLesson is fakeLesson with a `make generate` that needs no controller-gen: it
+// copies the marker lines of the package's Go files to config/markers.txt (the manifest) and
+// writes a fixed zz_generated.go, both into GENERATED, from SOURCES.
+func generatingLesson(t *testing.T) Lesson {
+	t.Helper()
+	l := fakeLesson(t)
+	write(t, filepath.Join(l.Dir, "Makefile"), "SOURCES ?= .\nGENERATED ?= $(abspath .)\ngenerate:\n"+
+		"\t@mkdir -p $(GENERATED)/config && cat $(SOURCES)/*.go | grep '+marker' > $(GENERATED)/config/markers.txt; true\n"+
+		"\t@echo 'package demo' > $(GENERATED)/zz_generated.go\n")
+	write(t, filepath.Join(l.Dir, "go.mod"), "module demo\n")
+	write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\n// TODO(exercise 1): do it.\n")
+	write(t, filepath.Join(l.Dir, "demo_test.go"), "package demo\n\n// +marker from a test: never generated from\n")
+	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\n// +marker max=5\n")
+	write(t, filepath.Join(l.Dir, "config", "markers.txt"), "")
+	write(t, filepath.Join(l.Dir, "zz_generated.go"), "package demo\n")
+	write(t, filepath.Join(l.SolutionDir, "config", "markers.txt"), "// +marker max=5\n")
+	return l
+}
+
+// TestGeneratedFilesAreCheckedAndOverlaid proves a lesson with `make generate` is found, its
+// committed files are compared with what its starter and its solution generate, the
+// solution's manifests are part of the solution overlay, and a wrong solution gets a manifest
+// generated from its own code.
+func TestGeneratedFilesAreCheckedAndOverlaid(t *testing.T) {
+	ctx := context.Background()
+	l := generatingLesson(t)
+	if !l.Generates() || fakeLesson(t).Generates() {
+		t.Fatal("Generates should be true exactly for a lesson whose Makefile has a generate: target")
+	}
+	stale, err := l.StaleGenerated(ctx, t.TempDir())
+	if err != nil || len(stale) != 0 {
+		t.Fatalf("committed files match what is generated, want no stale file, got %v (error %v)", stale, err)
+	}
+
+	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\n// +marker max=6\n")
+	stale, err = l.StaleGenerated(ctx, t.TempDir())
+	if err != nil || len(stale) != 1 || !strings.Contains(stale[0], "solutions/01-demo/config/markers.txt: stale") {
+		t.Fatalf("the solution's markers changed, want its manifest reported stale, got %v (error %v)", stale, err)
+	}
+	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\n// +marker max=5\n")
+
+	overlay, err := l.SolutionOverlay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(l.Dir, "config", "markers.txt")
+	if overlay[manifest] != filepath.Join(l.SolutionDir, "config", "markers.txt") {
+		t.Fatalf("the solution overlay should put the solution's manifest in place, got %v", overlay)
+	}
+
+	own, err := l.GenerateOverlay(ctx, overlay, filepath.Join(t.TempDir(), "generated"))
+	if err != nil || own {
+		t.Fatalf("the solution's own code generates the solution's manifest, want own=false, got %v (error %v)", own, err)
+	}
+
+	wrong := filepath.Join(t.TempDir(), "demo.go")
+	write(t, wrong, "package demo\n\n// +marker max=500\n")
+	overlay[filepath.Join(l.Dir, "demo.go")] = wrong
+	own, err = l.GenerateOverlay(ctx, overlay, filepath.Join(t.TempDir(), "generated"))
+	if err != nil || !own {
+		t.Fatalf("a wrong API generates a manifest of its own, want own=true, got %v (error %v)", own, err)
+	}
+	got, err := os.ReadFile(overlay[manifest])
+	if err != nil || string(got) != "// +marker max=500\n" {
+		t.Fatalf("a wrong solution's manifest should be generated from it, got %q (error %v)", got, err)
+	}
+	if _, replaced := overlay[filepath.Join(l.Dir, "zz_generated.go")]; replaced {
+		t.Fatal("generated Go files are never overlaid: the starter's serve every solution")
+	}
+}

@@ -1,0 +1,21 @@
+package lessons
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestToolsModuleListsItsTools proves a lesson's tools/go.mod is found with its tool lines (make
+// prepare builds them and make kit packs their modules), and a lesson without one has none.
+func TestToolsModuleListsItsTools(t *testing.T) {
+	l := fakeLesson(t)
+	if dir, tools := l.ToolsModule(); dir != "" || tools != nil {
+		t.Fatalf("a lesson without tools/go.mod has no tools, got %q %v", dir, tools)
+	}
+	write(t, filepath.Join(l.Dir, "tools", "go.mod"), "module demo/tools\n\ngo 1.26.0\n\ntool sigs.k8s.io/controller-tools/cmd/controller-gen\n\nrequire example.com/x v1.0.0 // indirect\n")
+	dir, tools := l.ToolsModule()
+	if dir != filepath.Join(l.Dir, "tools") || !slices.Equal(tools, []string{"sigs.k8s.io/controller-tools/cmd/controller-gen"}) {
+		t.Fatalf("want the tools folder and controller-gen, got %q %v", dir, tools)
+	}
+}

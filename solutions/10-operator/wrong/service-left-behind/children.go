@@ -1,0 +1,83 @@
+// Wrong (exercise 2): it makes the Service for exposure Service and does nothing for None.
+// Reconciling is converging on the whole desired state, absences included: a site switched to
+// None keeps serving through its old Service until the site itself is deleted.
+
+package operator
+
+import (
+	"context"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// Exercise 2: the children, owned and idempotent (lesson 08, now in your own operator).
+//
+// A reconciler is called again and again for the same site: after each change of the site,
+// of a child, and after every failure. Each call must leave the children as they should be and
+// write nothing when they already are. controllerutil.CreateOrUpdate reads the object, lets a
+// function set the fields this controller owns, and writes only if that changed something. A
+// controller reference on each child (SetControllerReference) brings the child's events back to
+// this site (Owns in SetupWithManager) and lets the garbage collector delete the children with
+// the site.
+
+// ensureChildren makes site's page ConfigMap, Deployment and, for exposure Service, Service
+// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site, and
+// deletes the Service of a site whose exposure is None. It reports each child it created,
+// updated or deleted with r.record (exercise 5), and returns the Deployment as the API server
+// has it, for the status (exercise 3).
+func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticSite) (*appsv1.Deployment, error) {
+	desiredPage := DesiredPage(site)
+	page := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desiredPage.Name}}
+	if err := r.ensure(ctx, site, page, func() {
+		page.Labels, page.Data = desiredPage.Labels, desiredPage.Data
+	}); err != nil {
+		return nil, err
+	}
+	desired := DesiredDeployment(site)
+	deployment := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desired.Name}}
+	if err := r.ensure(ctx, site, deployment, func() {
+		deployment.Labels = desired.Labels
+		deployment.Spec.Replicas = desired.Spec.Replicas
+		if deployment.CreationTimestamp.IsZero() { // the selector cannot change after creation
+			deployment.Spec.Selector = desired.Spec.Selector
+			deployment.Spec.Template = desired.Spec.Template
+		}
+	}); err != nil {
+		return nil, err
+	}
+	return deployment, r.ensureService(ctx, site)
+}
+
+// ensureService makes the Service of an exposed site.
+func (r *StaticSiteReconciler) ensureService(ctx context.Context, site *StaticSite) error {
+	if site.Spec.Exposure == ExposureNone {
+		return nil // no Service to make
+	}
+	desired := DesiredService(site)
+	service := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desired.Name}}
+	return r.ensure(ctx, site, service, func() {
+		service.Labels = desired.Labels
+		service.Spec.Selector = desired.Spec.Selector
+		service.Spec.Ports = desired.Spec.Ports // the API server fills in ClusterIP and the rest
+	})
+}
+
+// ensure creates or updates child: set changes the fields this controller owns, and every
+// child gets site as its controller.
+func (r *StaticSiteReconciler) ensure(ctx context.Context, site *StaticSite, child client.Object, set func()) error {
+	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, child, func() error {
+		set()
+		return controllerutil.SetControllerReference(site, child, r.Client.Scheme())
+	})
+	switch result {
+	case controllerutil.OperationResultCreated:
+		r.record(site, child, Created)
+	case controllerutil.OperationResultUpdated:
+		r.record(site, child, Updated)
+	}
+	return err
+}
