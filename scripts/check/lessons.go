@@ -71,13 +71,9 @@ func (t *tester) runSpecs(ctx context.Context, l lessons.Lesson, withSolution bo
 	return res, err
 }
 
-// runStarter runs the untouched starter's specs, one process per exercise, side by side. A
-// starter's spec mostly waits for something that never comes (up to its timeout, 15 to 30 s),
-// so side by side they take about as long as the slowest exercise instead of the sum. Specs
-// without an exercise's label, or of an exercise the solution run did not find, run in one more
-// process, so starterVerdict still sees them. (Every spec works in a namespace of its own and
-// every suite's setup is idempotent: processes share the cluster safely, as the wrong
-// solutions' proofs do.)
+// runStarter runs the untouched starter's specs one process per exercise, side by side
+// (lessons.ExecuteByExercise): a starter's specs mostly wait for what never comes. Specs of no
+// exercise the solution run found run too, so starterVerdict still sees them.
 func (t *tester) runStarter(ctx context.Context, l lessons.Lesson, exercises []int) (lessons.Result, error) {
 	if len(exercises) == 0 {
 		return t.runSpecs(ctx, l, false) // the solution run found none: nothing to split by
@@ -88,51 +84,22 @@ func (t *tester) runStarter(ctx context.Context, l lessons.Lesson, exercises []i
 		return lessons.Result{}, err
 	}
 	defer os.Remove(binary)
-	var others []string
-	filters := map[string]string{}
-	for _, n := range exercises {
-		label := fmt.Sprintf("exercise-%d", n)
-		filters[label], others = label, append(others, "!"+label)
-	}
-	filters["others"] = strings.Join(others, " && ")
-	results := make(chan shardResult, len(filters))
-	for name, filter := range filters {
-		go func() { results <- t.runShard(ctx, l, binary, name, filter) }()
-	}
-	var all lessons.Result
-	var errs []error
-	for range filters {
-		r := <-results
-		errs = append(errs, r.err)
-		all.Merge(r.res)
-	}
-	return all, errors.Join(errs...)
-}
-
-type shardResult struct {
-	res lessons.Result
-	err error
-}
-
-// runShard runs the specs that filter selects, with a report and log of their own.
-func (t *tester) runShard(ctx context.Context, l lessons.Lesson, binary, name, filter string) shardResult {
-	logPath := filepath.Join(t.scratch, "logs", l.Name+"-starter-"+name+".log")
+	logPath := filepath.Join(t.scratch, "logs", l.Name+"-starter.log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-		return shardResult{err: err}
+		return lessons.Result{}, err
 	}
 	log, err := os.Create(logPath)
 	if err != nil {
-		return shardResult{err: err}
+		return lessons.Result{}, err
 	}
 	defer log.Close()
-	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
-		Lesson: l, ReportDir: filepath.Join(filepath.Dir(binary), name), Output: log,
-		ExtraArgs: []string{"-ginkgo.no-color", "-ginkgo.label-filter=" + filter},
-	}, binary)
+	res, err := lessons.ExecuteByExercise(ctx, lessons.Run{
+		Lesson: l, ReportDir: dir, Output: log, ExtraArgs: []string{"-ginkgo.no-color"},
+	}, binary, exercises)
 	if err == nil && res.SuiteError != "" {
 		err = fmt.Errorf("%s (log: %s)", res.SuiteError, logPath)
 	}
-	return shardResult{res, err}
+	return res, err
 }
 
 func solutionVerdict(res lessons.Result) (string, error) {

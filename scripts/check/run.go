@@ -78,11 +78,17 @@ func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (les
 			args = nil
 		}
 	}
+	r := lessons.Run{Lesson: c.lesson, Exercise: exercise, ReportDir: c.scratch, Output: output, ExtraArgs: args}
 	var res lessons.Result
-	if !onlyTheProof(c.lesson, exercise) {
-		res, err = lessons.ExecuteCompiled(ctx, lessons.Run{
-			Lesson: c.lesson, Exercise: exercise, ReportDir: c.scratch, Output: output, ExtraArgs: args,
-		}, c.binary)
+	switch {
+	case onlyTheProof(c.lesson, exercise):
+	case exercise == 0 && verbose == nil:
+		// The whole lesson: one process per exercise, side by side, so the exercises not
+		// started yet (each spec waiting out its timeout) cost the slowest one, not their sum.
+		// VERBOSE=1 streams Ginkgo's output as it comes, so it runs them in one process.
+		res, err = lessons.ExecuteByExercise(ctx, r, c.binary, exercisesWithTODO(c.lesson))
+	default:
+		res, err = lessons.ExecuteCompiled(ctx, r, c.binary)
 	}
 	if err == nil && judgesSpecs(c.lesson, res, exercise) {
 		if broken, _ := c.lesson.BrokenOperators(); c.proving != nil {
