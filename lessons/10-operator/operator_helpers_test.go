@@ -34,6 +34,7 @@ type running struct {
 	directory  types.NamespacedName
 	reconciles *harness.ReconcileRecorder
 	requests   *harness.RequestLog
+	stop       func() error // stops the operator's manager; start runs a new one
 }
 
 // startOperator runs the StaticSite controller, with your code, in a manager whose cache holds
@@ -48,6 +49,14 @@ func startOperator(ctx SpecContext) *running {
 	// manager stops (registered last): a site still carrying the finalizer would keep its
 	// namespace from ever going away.
 	DeferCleanup(dropFinalizers, op.ns, NodeTimeout(30*time.Second))
+	op.start(ctx)
+	return op
+}
+
+// start runs the operator in a new manager, with a new record of its reconciles (after stop, a
+// restart: its first reconciles are those of the sites as they are now).
+func (op *running) start(ctx SpecContext) {
+	GinkgoHelper()
 	opts := harness.ManagerOptions(op.ns)
 	Expect(operator.AddToScheme(opts.Scheme)).To(Succeed())
 	mgr, err := manager.New(op.requests.Watching(cluster.Config), opts)
@@ -55,8 +64,7 @@ func startOperator(ctx SpecContext) *running {
 	r := operator.NewReconciler(mgr, op.directory.Namespace)
 	op.reconciles = harness.RecordReconciles(r)
 	Expect(r.Wiring(mgr).WithOptions(controller.Options{RateLimiter: harness.FastRateLimiter()}).Complete(op.reconciles)).To(Succeed())
-	harness.StartManager(ctx, mgr)
-	return op
+	op.stop = harness.StartManager(ctx, mgr)
 }
 
 // dropFinalizers takes every finalizer off the StaticSites left in ns, once the operator has
@@ -119,9 +127,13 @@ func controlledBy(site *operator.StaticSite) OmegaMatcher {
 	}, BeTrue())
 }
 
-// waitReady waits until site's Deployment has all its replicas ready: the cluster's part.
+// waitReady waits until site's Deployment has all its replicas ready: the cluster's part. The
+// Deployment itself is the operator's part (exercise 2), so it gets the operator's wait first:
+// without it, waiting the cluster's minute would only blame the cluster.
 func waitReady(ctx context.Context, site *operator.StaticSite) {
 	GinkgoHelper()
+	Eventually(func(g Gomega) { get(g, ctx, deployment(site)) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
+		"the operator never made %s's Deployment, which this spec needs: exercise 2 comes first", site.Name)
 	Eventually(func(g Gomega) int32 {
 		return get(g, ctx, deployment(site)).Status.ReadyReplicas
 	}).WithContext(ctx).WithTimeout(clusterWait).Should(Equal(site.Spec.Replicas),
