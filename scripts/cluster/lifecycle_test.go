@@ -118,10 +118,14 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 
 		pid, _ := strconv.Atoi(pidOf("kube-apiserver"))
 		Expect(syscall.Kill(pid, syscall.SIGKILL)).To(Succeed())
-		res, err := runTool(ctx, nil, "status")
-		Expect(err).NotTo(HaveOccurred())
-		Expect(res.exitCode).NotTo(BeZero())
-		Expect(res.output).To(MatchRegexp(`kube-apiserver +not running`))
+		// The killed process lingers as a zombie until its parent (init, the components run
+		// detached) reaps it, and a zombie's pid still answers: give the reaping a moment.
+		Eventually(func(g Gomega) {
+			res, err := runTool(ctx, nil, "status")
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(res.exitCode).NotTo(BeZero())
+			g.Expect(res.output).To(MatchRegexp(`kube-apiserver +not running`))
+		}).WithTimeout(10 * time.Second).WithPolling(200 * time.Millisecond).Should(Succeed())
 
 		mustRun(5*time.Minute, "up")
 		_, err = adminClient().CoreV1().ConfigMaps("default").Get(ctx, "survivor", metav1.GetOptions{})
