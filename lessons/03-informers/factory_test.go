@@ -1,12 +1,15 @@
 package informers_test
 
 import (
+	"context"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	informers "workshop.local/lessons/03-informers"
@@ -47,8 +50,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 		createConfigMap(ctx, other, "elsewhere", pickLabel)
 
 		rec := &informers.Recorder{}
-		lister, err := informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, ns, pickSelector, rec)
-		Expect(err).NotTo(HaveOccurred())
+		lister := startConfigMapInformer(ctx, ns, rec)
 
 		// No Eventually: a synced informer answers at once.
 		cached, err := lister.List(labels.Everything())
@@ -88,8 +90,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 		ns := cluster.Namespace(ctx, "lesson03")
 		createConfigMap(ctx, ns, "picked", pickLabel)
 		rec := &informers.Recorder{}
-		lister, err := informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, ns, pickSelector, rec)
-		Expect(err).NotTo(HaveOccurred())
+		lister := startConfigMapInformer(ctx, ns, rec)
 
 		createConfigMap(ctx, ns, "late", pickLabel)
 		updateConfigMap(ctx, ns, "late", setValue("2"))
@@ -102,9 +103,17 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 		// An object that loses its label leaves the selection: the watch reports it deleted.
 		updateConfigMap(ctx, ns, "picked", func(cm *corev1.ConfigMap) { cm.Labels = nil })
 		Eventually(rec.Events).WithContext(ctx).Should(ContainElement("delete "+ns+"/picked"), "a ConfigMap that lost its label is gone from the selection")
-		_, err = lister.ConfigMaps(ns).Get("picked")
+		_, err := lister.ConfigMaps(ns).Get("picked")
 		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the lister should no longer have 'picked', got %v", err)
 		_, err = cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "picked", metav1.GetOptions{})
 		Expect(err).NotTo(HaveOccurred(), "yet the ConfigMap itself still exists")
 	}, SpecTimeout(harness.Timeout))
 })
+
+// startConfigMapInformer calls StartConfigMapInformer for the picked ConfigMaps of namespace.
+func startConfigMapInformer(ctx context.Context, namespace string, rec *informers.Recorder) corelisters.ConfigMapLister {
+	GinkgoHelper()
+	return returnsWithin(ctx, "StartConfigMapInformer", func() (corelisters.ConfigMapLister, error) {
+		return informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, namespace, pickSelector, rec)
+	})
+}

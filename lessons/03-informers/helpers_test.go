@@ -3,6 +3,7 @@ package informers_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -67,7 +68,8 @@ func expectWaitingWhileHeld(ctx context.Context, what string, held <-chan struct
 		default:
 			return len(returned) > 0
 		}
-	}).WithContext(ctx).Should(BeTrue(), "%s neither returned nor told its handler about what already exists", what)
+	}).WithContext(ctx).WithTimeout(startWithin).Should(BeTrue(),
+		"%s neither returned nor told its handler about what already exists within %s: do its informers run? %s", what, startWithin, startRunsRequested)
 	select {
 	case <-held:
 	default:
@@ -84,4 +86,33 @@ func names[T metav1.Object](objs []T) []string {
 		out = append(out, o.GetName())
 	}
 	return out
+}
+
+// startWithin bounds how long starting an informer and syncing its cache may take: the specs'
+// namespaces hold a few objects, listed in well under a second. A function that hangs fails
+// its spec after this with a hint, rather than at the spec's timeout.
+const startWithin = 10 * time.Second
+
+// startRunsRequested is the usual reason an informer that should have synced never does.
+const startRunsRequested = "A factory's Start runs only the informers asked of it before: ask for every informer (and add its handler) first, then Start"
+
+// returnsWithin runs start, a function of yours that starts informers and waits for them, and
+// returns its result, failing the spec if it has not returned within startWithin.
+func returnsWithin[T any](ctx context.Context, what string, start func() (T, error)) T {
+	GinkgoHelper()
+	type result struct {
+		value T
+		err   error
+	}
+	returned := make(chan result, 1)
+	go func() {
+		defer GinkgoRecover()
+		value, err := start()
+		returned <- result{value, err}
+	}()
+	var res result
+	Eventually(returned).WithContext(ctx).WithTimeout(startWithin).Should(Receive(&res),
+		"%s did not return within %s, with only a few objects to list: does its informer run? %s", what, startWithin, startRunsRequested)
+	Expect(res.err).NotTo(HaveOccurred(), "%s failed", what)
+	return res.value
 }

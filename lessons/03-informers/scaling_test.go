@@ -22,7 +22,7 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 	It("sees one ReplicaSet and three Pods come, and each change several times, when a Deployment scales from 1 to 3", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
 		rec := &informers.Recorder{}
-		Expect(informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web", rec)).To(Succeed())
+		countDeploymentEvents(ctx, ns, rec)
 		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
 
 		createDeployment(ctx, ns, "web", 1)
@@ -43,7 +43,7 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 	It("sees two Pods go, each updated before it is deleted, when a Deployment scales from 3 to 1", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
 		rec := &informers.Recorder{}
-		Expect(informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, ns, "app=web", rec)).To(Succeed())
+		countDeploymentEvents(ctx, ns, rec)
 		Expect(rec.Events()).To(BeEmpty(), "the namespace is empty when counting starts")
 
 		createDeployment(ctx, ns, "web", 3)
@@ -60,6 +60,8 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 			g.Expect(rec.Count("update ReplicaSet ")).To(BeNumerically(">=", 3), "status after the Pods, new replicas, status after the deletions")
 			g.Expect(rec.Count("update Pod ")).To(BeNumerically(">=", 8), "bound and ready for each Pod, then marked for deletion for two of them")
 		}).WithContext(ctx).Should(Succeed())
+		Expect(keysAfter(rec, "add Pod ")).To(ContainElements(keysAfter(rec, "delete Pod ")),
+			"each delete should name a Pod that was added, by the same key (namespace/name): take it from the DeletedObject's GetKey()")
 		reportCounts(rec)
 	}, SpecTimeout(harness.Timeout))
 
@@ -90,6 +92,15 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 		Entry("with a slow Pod handler", "add Pod ", SpecTimeout(harness.Timeout)),
 	)
 })
+
+// countDeploymentEvents calls CountDeploymentEvents for the Pods and ReplicaSets labelled
+// app=web in namespace.
+func countDeploymentEvents(ctx context.Context, namespace string, rec *informers.Recorder) {
+	GinkgoHelper()
+	returnsWithin(ctx, "CountDeploymentEvents", func() (struct{}, error) {
+		return struct{}{}, informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, namespace, "app=web", rec)
+	})
+}
 
 // createStandaloneReplicaSet creates a ReplicaSet of no replicas labelled app=web, whose selector
 // (app=web, role=<name>) matches no Pod this lesson makes.
@@ -175,6 +186,18 @@ func waitForPodCount(ctx context.Context, namespace, selector string, n int) {
 		}
 		return names(pointers(pods.Items)), nil
 	}).WithContext(ctx).Should(HaveLen(n), "the Pods of %s did not come down to %d", selector, n)
+}
+
+// keysAfter returns what follows prefix in the events that start with it: the keys, for
+// prefix "delete Pod ".
+func keysAfter(rec *informers.Recorder, prefix string) []string {
+	var keys []string
+	for _, event := range rec.Events() {
+		if key, found := strings.CutPrefix(event, prefix); found {
+			keys = append(keys, key)
+		}
+	}
+	return keys
 }
 
 // reportCounts writes the counts to the spec's output: run with -ginkgo.v to see them.

@@ -122,6 +122,34 @@ var _ = Describe("Exercise 4: runnables and leader election", harness.Exercise(4
 	}, SpecTimeout(harness.Timeout))
 })
 
+// A runnable's Start is called by hand here: no manager would show whether it blocks, because
+// the manager takes a Start that returned nil as work that has finished, and carries on.
+// Same title as the specs above: make check names an exercise after its specs' container.
+var _ = Describe("Exercise 4: runnables and leader election", harness.Exercise(4), func() {
+	DescribeTable("a runnable's Start calls started, blocks until its context is cancelled, then returns nil",
+		func(ctx SpecContext, build func(started func()) manager.Runnable) {
+			var starts atomic.Int32
+			runnable := build(func() { starts.Add(1) })
+			runCtx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			returned := make(chan error, 1)
+			go func() {
+				defer GinkgoRecover()
+				returned <- runnable.Start(runCtx)
+			}()
+
+			Eventually(starts.Load).WithContext(ctx).Should(BeEquivalentTo(1), "Start should call started once")
+			Consistently(returned).WithContext(ctx).WithTimeout(consistentlyBriefly).ShouldNot(Receive(),
+				"Start returned while its context was live: it must block until ctx.Done(), or the manager counts the work as finished and no longer waits for it when it stops")
+			cancel()
+			Eventually(returned).WithContext(ctx).WithTimeout(consistentlyBriefly).Should(Receive(BeNil()),
+				"once its context is cancelled, Start should return nil at once: a manager waits for its runnables to return before it stops")
+		},
+		Entry("LeaderOnly", managers.LeaderOnly, SpecTimeout(harness.Timeout)),
+		Entry("OnEveryReplica", managers.OnEveryReplica, SpecTimeout(harness.Timeout)),
+	)
+})
+
 // electedNames returns the names of the replicas that lead.
 func electedNames(replicas []*replica) []string {
 	var names []string

@@ -1,0 +1,83 @@
+// Wrong (exercise 2): When, NumRequeues and Forget use the failure map without locking mu.
+// Every worker of a controller calls the limiter, at the same time: unguarded, the map loses
+// counts (an item retries sooner than it should), or the Go runtime sees two goroutines write
+// it at once and stops the whole controller with "fatal error: concurrent map writes".
+
+package queues
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+	"k8s.io/client-go/util/workqueue"
+)
+
+// Exercise 2: rate limiters, which decide how long a failed item waits before its retry.
+//
+// A rate limiter answers one question, When(item): how long should this item wait? The
+// rate-limiting queue's AddRateLimited(item) asks it, then hands the item to the delaying
+// queue with that delay. Forget(item) tells the limiter to stop counting the item's failures,
+// and NumRequeues(item) says how many it has counted. Those three methods are the interface
+// workqueue.TypedRateLimiter[T].
+
+// PerItemBackoff is a per-item exponential backoff: the first When for an item is Base, and
+// each further When for the same item doubles it (Base, 2×Base, 4×Base, ...) up to Max. Items
+// are counted apart: one broken object must not slow down the others.
+//
+// Every worker of a controller calls it, at the same time: mu guards failures.
+type PerItemBackoff[T comparable] struct {
+	Base, Max time.Duration
+
+	mu       sync.Mutex
+	failures map[T]int // When calls per item since its last Forget
+}
+
+// The queue accepts it as its rate limiter.
+var _ workqueue.TypedRateLimiter[string] = &PerItemBackoff[string]{}
+
+// NewPerItemBackoff returns a backoff from base, doubling, up to max. This needs no edits.
+func NewPerItemBackoff[T comparable](base, max time.Duration) *PerItemBackoff[T] {
+	return &PerItemBackoff[T]{Base: base, Max: max, failures: map[T]int{}}
+}
+
+// Exercise 2a: count a failure of item and say how long it waits: Base × 2^(failures before
+// this one), but never more than Max, however many failures there were.
+func (b *PerItemBackoff[T]) When(item T) time.Duration {
+	exp := b.failures[item]
+	b.failures[item] = exp + 1
+
+	// Computed in floating point: Base << exp overflows int64 after some 30 failures of a
+	// 1 s base, and a wrapped, negative delay would retry the item at once, in a hot loop.
+	backoff := float64(b.Base.Nanoseconds()) * math.Pow(2, float64(exp))
+	if backoff > float64(b.Max.Nanoseconds()) {
+		return b.Max
+	}
+	return time.Duration(backoff)
+}
+
+// Exercise 2b: how many failures of item have been counted since its last Forget.
+func (b *PerItemBackoff[T]) NumRequeues(item T) int {
+	return b.failures[item]
+}
+
+// Exercise 2b: stop counting item's failures: its next failure starts again from Base.
+func (b *PerItemBackoff[T]) Forget(item T) {
+	// Deleting, rather than setting 0, keeps the map from growing with every item ever seen.
+	delete(b.failures, item)
+}
+
+// Exercise 2c: the controller default, the larger of two delays: your per-item backoff from
+// 5 ms to 1000 s, and an overall token bucket of 10 a second with a burst of 100 for all items
+// together. An item that keeps failing waits longer and longer; a storm of failures of many
+// items is held to 10 retries a second, which protects the API server.
+func ControllerRateLimiter[T comparable]() workqueue.TypedRateLimiter[T] {
+	// This is what workqueue.DefaultTypedControllerRateLimiter builds, with client-go's own
+	// exponential limiter where yours is. The bucket's When calls Limiter.Reserve().Delay():
+	// it books a token and never gives it back, so each call pushes the next one further out.
+	return workqueue.NewTypedMaxOfRateLimiter(
+		NewPerItemBackoff[T](5*time.Millisecond, 1000*time.Second),
+		&workqueue.TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(10, 100)},
+	)
+}

@@ -1,0 +1,77 @@
+// Wrong (exercise 4): OnEveryReplica's Start calls started and returns at once instead of blocking until its context is cancelled.
+// controller-runtime's Runnable must block until it is done running: the manager takes a nil
+// return as work that has finished. Whatever the runnable left running in the background is
+// then not waited for when the manager stops: the process exits under it.
+
+package managers
+
+import (
+	"context"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+)
+
+// Lease timings for exercise 4: short, so a spec sees a handover in seconds (the defaults are
+// 15 s, 10 s and 2 s). The leader renews its Lease every RetryPeriod, gives up leading if it
+// cannot renew for RenewDeadline, and the others take over LeaseDuration after the last
+// renewal they saw.
+const (
+	LeaseDuration = 4 * time.Second
+	RenewDeadline = 3 * time.Second
+	RetryPeriod   = 500 * time.Millisecond
+)
+
+// Exercise 4a: a Runnable for work that only one replica may do at a time (a controller's
+// reconcilers, a cleanup job). The manager starts it once this replica leads.
+//
+// A Runnable's Start blocks until its context is cancelled (when the manager stops, or loses
+// the lead), then returns. Call started when it starts; the specs count the calls.
+func LeaderOnly(started func()) manager.Runnable {
+	// A plain Runnable: the manager puts anything that does not say otherwise in its
+	// leader-election group.
+	return manager.RunnableFunc(func(ctx context.Context) error {
+		started()
+		<-ctx.Done()
+		return nil
+	})
+}
+
+// everyReplica is a Runnable that tells the manager it needs no leadership.
+type everyReplica struct {
+	started func()
+}
+
+// Start starts the work.
+func (r everyReplica) Start(_ context.Context) error {
+	r.started()
+	return nil
+}
+
+// NeedLeaderElection implements manager.LeaderElectionRunnable: false puts the runnable in
+// the group the manager starts right after its caches, on every replica.
+func (everyReplica) NeedLeaderElection() bool { return false }
+
+// Exercise 4b: a Runnable for work that every replica does, leader or not (filling a cache,
+// serving an endpoint). The manager starts it as soon as it starts.
+func OnEveryReplica(started func()) manager.Runnable {
+	return everyReplica{started: started}
+}
+
+// Exercise 4c: options for a manager that is one of several replicas: only the one holding
+// the Lease named id in namespace leads.
+//
+// When the leader stops, it should hand over at once (release the Lease) instead of letting
+// the others wait LeaseDuration for it to expire. That is safe only because the process exits
+// right after its manager stops, so nothing it started keeps running.
+func WithLeaderElection(opts manager.Options, namespace, id string) manager.Options {
+	leaseDuration, renewDeadline, retryPeriod := LeaseDuration, RenewDeadline, RetryPeriod
+	opts.LeaderElection = true
+	opts.LeaderElectionID = id
+	opts.LeaderElectionNamespace = namespace
+	opts.LeaseDuration = &leaseDuration
+	opts.RenewDeadline = &renewDeadline
+	opts.RetryPeriod = &retryPeriod
+	opts.LeaderElectionReleaseOnCancel = true
+	return opts
+}
