@@ -104,15 +104,31 @@ func addFingerprint(crd *apiextensionsv1.CustomResourceDefinition) string {
 // fingerprint: then it validates, defaults and serves StaticSites with the CRD just applied.
 func waitForFingerprint(ctx context.Context, k8s client.Client, fingerprint string) {
 	GinkgoHelper()
-	Eventually(func(g Gomega) any {
-		probe := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"page": "probe", "replicas": int64(1), "exposure": "Service"}}}
-		probe.SetGroupVersionKind(operator.GroupVersion.WithKind("StaticSite"))
-		probe.SetNamespace(metav1.NamespaceDefault)
-		probe.SetName("schema-probe")
-		g.Expect(k8s.Create(ctx, probe, client.DryRunAll)).To(Succeed())
-		return probe.Object[fingerprintField]
-	}).WithContext(ctx).WithTimeout(time.Minute).Should(Equal(fingerprint), "the API server did not start serving the StaticSite CRD of config/crd/ within a minute")
+	Eventually(servedFingerprint).WithArguments(ctx, k8s).WithContext(ctx).WithTimeout(time.Minute).
+		Should(Equal(fingerprint), "the API server did not start serving the StaticSite CRD of config/crd/ within a minute")
 }
+
+// servedFingerprint is the fingerprint of the StaticSite CRD the API server serves now: what it
+// defaults a dry-run StaticSite's fingerprintField to.
+func servedFingerprint(g Gomega, ctx context.Context, k8s client.Client) any {
+	probe := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"page": "probe", "replicas": int64(1), "exposure": "Service"}}}
+	probe.SetGroupVersionKind(operator.GroupVersion.WithKind("StaticSite"))
+	probe.SetNamespace(metav1.NamespaceDefault)
+	probe.SetName("schema-probe")
+	g.Expect(k8s.Create(ctx, probe, client.DryRunAll)).To(Succeed())
+	return probe.Object[fingerprintField]
+}
+
+// ownFingerprint is the fingerprint of the CRD this run installed, in every parallel process.
+var ownFingerprint string
+
+// A CRD is cluster-wide: two checks of this lesson at once against one cluster (make watch and
+// make check, say) would each install their own. After every spec the CRD must still be this
+// run's; otherwise the spec's verdict might be the other run's schema at work.
+var _ = AfterEach(func(ctx SpecContext) {
+	Expect(servedFingerprint(Default, ctx, k8s)).To(Equal(ownFingerprint),
+		"the StaticSite CRD changed during this spec: another check of lesson 10 ran against this cluster at the same time, with other markers; check one at a time")
+})
 
 // newSite is a StaticSite in namespace ns (not created).
 func newSite(ns, name string, replicas int32, exposure operator.Exposure) *operator.StaticSite {

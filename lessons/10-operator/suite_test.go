@@ -5,8 +5,11 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	operator "workshop.local/lessons/10-operator"
 
 	"workshop.local/lessons/internal/harness"
 )
@@ -33,4 +36,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) {
 	utilruntime.ReallyCrash = false
 	cluster = harness.Connect(ctx)
 	k8s = directClient(cluster.Config)
+	crd, err := operator.CRD()
+	Expect(err).NotTo(HaveOccurred())
+	ownFingerprint = addFingerprint(crd) // as applyCRD installed it, in the first process
 }, NodeTimeout(2*time.Minute))
