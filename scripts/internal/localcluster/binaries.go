@@ -39,6 +39,7 @@ var clusterBinaries = []binary{
 	// Our own program on kubemark's library (build/kube/hollownode), not the kubemark binary,
 	// whose kubelet serves plain HTTP to every network the machine is on.
 	{"hollow-node", "kube", "workshop.local/clusterbuild/kube/hollownode", dirty},
+	{"kubectl", "kube", "k8s.io/kubernetes/cmd/kubectl", archive},
 }
 
 // buildRecipe names how the programs are built (flags, version stamps) in the cache folder's
