@@ -180,3 +180,20 @@ func (w *workshopCluster) pull(ctx context.Context) error {
 	fmt.Println("Pulled. `make cluster` will use kind now.")
 	return nil
 }
+
+// envtestAssets prints the folder to use as KUBEBUILDER_ASSETS, and nothing else on stdout, so
+// `export KUBEBUILDER_ASSETS=$(make -s envtest-assets)` works; building and the hint go to stderr.
+func (w *workshopCluster) envtestAssets(ctx context.Context) error {
+	bins, err := localcluster.DefaultBinaries(w.root)
+	if err != nil {
+		return err
+	}
+	dir, err := bins.EnsureEnvtest(ctx, os.Stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "etcd, kube-apiserver and kubectl (Kubernetes %s) for controller-runtime's envtest:\n"+
+		"  export KUBEBUILDER_ASSETS=%s\n", versions.Kubernetes(), dir)
+	fmt.Println(dir)
+	return nil
+}

@@ -110,8 +110,12 @@ func sourceHash(moduleDir, pkgDir string) string {
 
 // Missing lists the programs not yet built.
 func (b Binaries) Missing() []string {
+	return b.missing(clusterBinaries)
+}
+
+func (b Binaries) missing(bins []binary) []string {
 	var missing []string
-	for _, bin := range clusterBinaries {
+	for _, bin := range bins {
 		if _, err := os.Stat(b.Path(bin.name)); err != nil {
 			missing = append(missing, bin.name)
 		}
@@ -122,7 +126,11 @@ func (b Binaries) Missing() []string {
 // Ensure builds every missing program, one at a time, printing progress to out. Builds hold a
 // lock on the cache so two clones (or two terminals) never build the same file at once.
 func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
-	if len(b.Missing()) == 0 {
+	return b.ensure(ctx, out, clusterBinaries)
+}
+
+func (b Binaries) ensure(ctx context.Context, out io.Writer, bins []binary) error {
+	if len(b.missing(bins)) == 0 {
 		return nil
 	}
 	if _, err := exec.LookPath("go"); err != nil {
@@ -139,7 +147,7 @@ func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "Building the local cluster from source (Kubernetes %s, etcd %s) into %s.\n", versions.Kubernetes(), versions.Etcd(), b.Dir)
 	fmt.Fprintln(out, "This happens once per machine and takes several minutes on a laptop; later starts take seconds.")
 	var rel release // read once, before the first Kubernetes program is built
-	for _, bin := range clusterBinaries {
+	for _, bin := range bins {
 		if _, err := os.Stat(b.Path(bin.name)); err == nil {
 			continue // built meanwhile by the lock holder, or by an earlier run
 		}
