@@ -99,7 +99,16 @@ func servesTheStampedVersion(t *testing.T, cs kubernetes.Interface) {
 }
 
 func kubectlTalksToIt(t *testing.T, env *envtest.Environment) {
-	stdout, stderr, err := env.ControlPlane.KubeCtl().Run("version", "-o", "json")
+	// A user of envtest's own making, with a kubeconfig kubectl reads; system:masters may do all.
+	user, err := env.AddUser(envtest.User{Name: "envtest-assets", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		t.Fatalf("add an envtest user: %v", err)
+	}
+	kubectl, err := user.Kubectl()
+	if err != nil {
+		t.Fatalf("kubectl for that user: %v", err)
+	}
+	stdout, stderr, err := kubectl.Run("version", "-o", "json")
 	if err != nil {
 		errOut, _ := io.ReadAll(stderr)
 		t.Fatalf("kubectl version: %v\n%s", err, errOut)
