@@ -93,6 +93,10 @@ cluster-down: tools ## Stop the workshop cluster and free its ports (local: data
 kind-pull: tools ## Pull kind's node image now (about 400 MB), so that make cluster later needs no network.
 	@cd "$(ROOT)" && "$(BIN)"/cluster pull
 
+.PHONY: envtest-assets
+envtest-assets: tools ## Print a folder for KUBEBUILDER_ASSETS: etcd, kube-apiserver, kubectl from the local cluster's build (built if needed; starts nothing).
+	@cd "$(ROOT)" && "$(BIN)"/cluster envtest-assets
+
 .PHONY: cluster-status
 cluster-status: tools ## Say what is running and whether the API answers.
 	@cd "$(ROOT)" && "$(BIN)"/cluster status

@@ -105,7 +105,7 @@ shared and noisy, so read them as a range, not a promise. Raw runs are listed be
 
 | what | median | target | runs |
 |---|---|---|---|
-| cold \`make cluster\`: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, hollow-node (warm module cache) and start | $(fmt "$cold") s | (once per machine) | $COLD_RUNS |
+| cold \`make cluster\`: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, hollow-node, kubectl (warm module cache) and start | $(fmt "$cold") s | (once per machine) | $COLD_RUNS |
 | warm start until the API server answers /readyz | $(fmt "$api") s | ≤ 5 s | $WARM_RUNS |
 | warm start until the hollow node is Ready | $(fmt "$node") s | ≤ 10 s | $WARM_RUNS |
 | stop (all five processes gone, ports free) | $(fmt "$stop") s | | $WARM_RUNS |

@@ -7,6 +7,7 @@ require (
 	github.com/onsi/gomega v1.44.0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/term v0.45.0
+	sigs.k8s.io/controller-runtime v0.25.2
 )
 
 require (

@@ -165,8 +165,12 @@ func writeKit(path, proxyDir string, bins localcluster.Binaries, info kitInfo) (
 		return !strings.HasSuffix(name, ".lock") && !strings.HasSuffix(name, ".ziphash") && !strings.Contains(name, "/sumdb/")
 	})
 	if err == nil {
-		err = w.addTree(bins.Dir, kitBinaries+"/"+info.Binaries, func(name string) bool {
-			return !strings.HasSuffix(name, ".log") && !strings.HasSuffix(name, ".partial") && !strings.HasPrefix(filepath.Base(name), ".")
+		prefix := kitBinaries + "/" + info.Binaries
+		err = w.addTree(bins.Dir, prefix, func(name string) bool {
+			// The programs only: no build logs, partial builds or lock, and no subfolder (envtest/
+			// holds links to programs already in the kit; make envtest-assets links them again).
+			inFolder := !strings.Contains(strings.TrimPrefix(name, prefix+"/"), "/")
+			return inFolder && !strings.HasSuffix(name, ".log") && !strings.HasSuffix(name, ".partial") && !strings.HasPrefix(filepath.Base(name), ".")
 		})
 	}
 	if err == nil {

@@ -35,6 +35,13 @@ func tinyKit(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
+	// make envtest-assets' folder of links: not copied into the kit a second time.
+	if err := os.MkdirAll(filepath.Join(bins, "envtest"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../etcd", filepath.Join(bins, "envtest", "etcd")); err != nil {
+		t.Fatal(err)
+	}
 	archive := filepath.Join(dir, "kit.tar.gz")
 	info := kitInfo{Platform: "linux/amd64", Binaries: "kubernetes-test"}
 	if _, _, err := writeKit(archive, filepath.Join(dir, "proxy"), localcluster.Binaries{Dir: bins}, info); err != nil {
@@ -49,7 +56,7 @@ func TestKitRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 4 { // .mod, .zip, etcd, kit.json: no .lock, no build log
+	if n != 4 { // .mod, .zip, etcd, kit.json: no .lock, no build log, no envtest/ links
 		t.Errorf("want 4 files, got %d", n)
 	}
 	fi, err := os.Stat(filepath.Join(out, "binaries", "kubernetes-test", "etcd"))

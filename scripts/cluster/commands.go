@@ -93,6 +93,23 @@ func (w *workshopCluster) printUsage() {
 	}
 	fmt.Printf("\nReady: %s.\n  context:    %s\n  kubeconfig: %s\n", what, context, kubeconfig)
 	fmt.Printf("For kubectl in this shell:\n  export KUBECONFIG=%s\n", kubeconfig)
+	if w.kind == kindLocal {
+		w.printKubectl()
+	}
+}
+
+// printKubectl points at the kubectl built with the local cluster: the machine's own may be many
+// minors behind the cluster, outside the one-minor skew kubectl supports.
+func (w *workshopCluster) printKubectl() {
+	bins, err := localcluster.DefaultBinaries(w.root)
+	if err != nil {
+		return
+	}
+	kubectl := bins.Path("kubectl")
+	if _, err := os.Stat(kubectl); err != nil {
+		return
+	}
+	fmt.Printf("kubectl %s, built with the cluster (yours may be older):\n  alias kubectl='%s'\n", versions.Kubernetes(), kubectl)
 }
 
 // down stops the cluster. The local cluster keeps its data for the next `make cluster`;
@@ -161,5 +178,22 @@ func (w *workshopCluster) pull(ctx context.Context) error {
 		return nil
 	}
 	fmt.Println("Pulled. `make cluster` will use kind now.")
+	return nil
+}
+
+// envtestAssets prints the folder to use as KUBEBUILDER_ASSETS, and nothing else on stdout, so
+// `export KUBEBUILDER_ASSETS=$(make -s envtest-assets)` works; building and the hint go to stderr.
+func (w *workshopCluster) envtestAssets(ctx context.Context) error {
+	bins, err := localcluster.DefaultBinaries(w.root)
+	if err != nil {
+		return err
+	}
+	dir, err := bins.EnsureEnvtest(ctx, os.Stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "etcd, kube-apiserver and kubectl (Kubernetes %s) for controller-runtime's envtest:\n"+
+		"  export KUBEBUILDER_ASSETS=%s\n", versions.Kubernetes(), dir)
+	fmt.Println(dir)
 	return nil
 }

@@ -36,6 +36,7 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		Expect(out).To(ContainSubstring("Workshop cluster: local (CLUSTER=local)"))
 		Expect(out).To(ContainSubstring("context:    " + workspace.LocalContext))
 		Expect(out).To(ContainSubstring("export KUBECONFIG=" + scratchKubeconfig()))
+		Expect(out).To(MatchRegexp(`alias kubectl='/\S+/kubectl'`), "should say how to use the kubectl built with the cluster")
 		Expect(out).To(ContainSubstring("hollow-node"), "progress should name each component as it gets ready")
 	})
 
@@ -66,6 +67,8 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		v, err := adminClient().Discovery().ServerVersion()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(v.GitVersion).To(Equal(versions.Kubernetes()))
+		Expect(v.GitCommit).NotTo(ContainSubstring("$Format"), "gitCommit should be stamped (the tag's commit or a sentence)")
+		Expect(v.BuildDate).NotTo(HavePrefix("1970"), "buildDate should be the tag's commit time")
 	})
 
 	It("refuses anonymous requests", func() {

@@ -1,10 +1,12 @@
 // Command cluster starts, stops and reports on the workshop cluster: kind where a container
 // engine answers, otherwise the embedded local cluster. The Makefile's cluster targets call it:
 //
-//	go run ./scripts/cluster up|ensure|down|status
+//	go run ./scripts/cluster up|ensure|down|status|pull|envtest-assets
 //
 // ensure is up for other targets (make check): one line when the cluster already runs. pull
 // fetches kind's node image ahead of time (make kind-pull), for a workshop with a slow network.
+// envtest-assets builds etcd, kube-apiserver and kubectl if needed and prints the folder to use
+// as KUBEBUILDER_ASSETS (make envtest-assets); it starts nothing.
 //
 // CLUSTER=auto|kind|local picks the kind of cluster (auto is the default).
 package main
@@ -19,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/cluster up|ensure|down|status|pull   (CLUSTER=auto|kind|local)")
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/cluster up|ensure|down|status|pull|envtest-assets   (CLUSTER=auto|kind|local)")
 		os.Exit(2)
 	}
 	// Ctrl-C cancels a build or a wait cleanly: partial binaries are removed, data is kept.
@@ -54,7 +56,9 @@ func run(ctx context.Context, command string) error {
 		return w.down(ctx)
 	case "status":
 		return w.status(ctx)
+	case "envtest-assets":
+		return w.envtestAssets(ctx)
 	default:
-		return fmt.Errorf("unknown command %q: use up, ensure, down, status or pull", command)
+		return fmt.Errorf("unknown command %q: use up, ensure, down, status, pull or envtest-assets", command)
 	}
 }

@@ -25,27 +25,33 @@ import (
 
 // binary is one program of the local cluster and how to build it from its builder module.
 type binary struct {
-	name    string // file name in the cache, e.g. "kube-apiserver"
-	module  string // builder module folder under build/, e.g. "kube"
-	pkg     string // main package to build
-	stamped bool   // whether to stamp the Kubernetes version into it
+	name   string    // file name in the cache, e.g. "kube-apiserver"
+	module string    // builder module folder under build/, e.g. "kube"
+	pkg    string    // main package to build
+	tree   treeState // how its Kubernetes version stamp describes its sources (stamp.go)
 }
 
 var clusterBinaries = []binary{
-	{"etcd", "etcd", "go.etcd.io/etcd/server/v3", false},
-	{"kube-apiserver", "kube", "k8s.io/kubernetes/cmd/kube-apiserver", true},
-	{"kube-controller-manager", "kube", "k8s.io/kubernetes/cmd/kube-controller-manager", true},
-	{"kube-scheduler", "kube", "k8s.io/kubernetes/cmd/kube-scheduler", true},
+	{"etcd", "etcd", "go.etcd.io/etcd/server/v3", notStamped},
+	{"kube-apiserver", "kube", "k8s.io/kubernetes/cmd/kube-apiserver", archive},
+	{"kube-controller-manager", "kube", "k8s.io/kubernetes/cmd/kube-controller-manager", archive},
+	{"kube-scheduler", "kube", "k8s.io/kubernetes/cmd/kube-scheduler", archive},
 	// Our own program on kubemark's library (build/kube/hollownode), not the kubemark binary,
 	// whose kubelet serves plain HTTP to every network the machine is on.
-	{"hollow-node", "kube", "workshop.local/clusterbuild/kube/hollownode", true},
+	{"hollow-node", "kube", "workshop.local/clusterbuild/kube/hollownode", dirty},
+	{"kubectl", "kube", "k8s.io/kubernetes/cmd/kubectl", archive},
 }
+
+// buildRecipe names how the programs are built (flags, version stamps) in the cache folder's
+// name. Bump it when that changes: programs cached by an older recipe are then built afresh
+// beside them instead of reused (recipe 2 stamps gitCommit and buildDate; recipe 1 did not).
+const buildRecipe = "recipe2"
 
 // Binaries is the cache folder holding one build of the cluster's programs. It is keyed by the
 // pinned versions and the platform, so every clone on the machine shares it and a version bump
 // builds afresh beside the old one.
 type Binaries struct {
-	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64
+	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64-recipe2
 	BuilderDir string // scripts/internal/localcluster/build in the workspace
 }
 
@@ -59,7 +65,7 @@ func DefaultBinaries(workspaceRoot string) (Binaries, error) {
 		}
 		base = filepath.Join(userCache, "ctrl-workshop")
 	}
-	key := fmt.Sprintf("kubernetes-%s-etcd-%s-%s-%s", versions.Kubernetes(), versions.Etcd(), runtime.GOOS, runtime.GOARCH)
+	key := fmt.Sprintf("kubernetes-%s-etcd-%s-%s-%s-%s", versions.Kubernetes(), versions.Etcd(), runtime.GOOS, runtime.GOARCH, buildRecipe)
 	return Binaries{
 		Dir:        filepath.Join(base, key),
 		BuilderDir: filepath.Join(workspaceRoot, "scripts", "internal", "localcluster", "build"),
@@ -104,8 +110,12 @@ func sourceHash(moduleDir, pkgDir string) string {
 
 // Missing lists the programs not yet built.
 func (b Binaries) Missing() []string {
+	return b.missing(clusterBinaries)
+}
+
+func (b Binaries) missing(bins []binary) []string {
 	var missing []string
-	for _, bin := range clusterBinaries {
+	for _, bin := range bins {
 		if _, err := os.Stat(b.Path(bin.name)); err != nil {
 			missing = append(missing, bin.name)
 		}
@@ -116,7 +126,11 @@ func (b Binaries) Missing() []string {
 // Ensure builds every missing program, one at a time, printing progress to out. Builds hold a
 // lock on the cache so two clones (or two terminals) never build the same file at once.
 func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
-	if len(b.Missing()) == 0 {
+	return b.ensure(ctx, out, clusterBinaries)
+}
+
+func (b Binaries) ensure(ctx context.Context, out io.Writer, bins []binary) error {
+	if len(b.missing(bins)) == 0 {
 		return nil
 	}
 	if _, err := exec.LookPath("go"); err != nil {
@@ -132,11 +146,17 @@ func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
 	defer unlock()
 	fmt.Fprintf(out, "Building the local cluster from source (Kubernetes %s, etcd %s) into %s.\n", versions.Kubernetes(), versions.Etcd(), b.Dir)
 	fmt.Fprintln(out, "This happens once per machine and takes several minutes on a laptop; later starts take seconds.")
-	for _, bin := range clusterBinaries {
+	var rel release // read once, before the first Kubernetes program is built
+	for _, bin := range bins {
 		if _, err := os.Stat(b.Path(bin.name)); err == nil {
 			continue // built meanwhile by the lock holder, or by an earlier run
 		}
-		if err := b.build(ctx, bin, out); err != nil {
+		if rel.Version == "" && bin.tree != notStamped {
+			if rel, err = kubernetesRelease(ctx); err != nil {
+				return err
+			}
+		}
+		if err := b.build(ctx, bin, rel, out); err != nil {
 			return err
 		}
 	}
@@ -145,15 +165,14 @@ func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
 
 // build compiles one program into a temporary file and renames it into place, so an interrupted
 // build never leaves a half-written binary that a later run would trust.
-func (b Binaries) build(ctx context.Context, bin binary, out io.Writer) error {
+func (b Binaries) build(ctx context.Context, bin binary, rel release, out io.Writer) error {
 	tmp := b.Path(bin.name) + ".partial"
 	logPath := b.Path(bin.name) + ".build.log"
 	// -x traces one compile command per package: buildprogress counts them for the progress line.
-	args := []string{"build", "-x", "-trimpath", "-ldflags", ldflags(bin.stamped), "-o", tmp, bin.pkg}
+	args := []string{"build", "-x", "-trimpath", "-ldflags", ldflags(bin.tree, rel), "-o", tmp, bin.pkg}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = filepath.Join(b.BuilderDir, bin.module)
-	// The builder modules live outside go.work on purpose; -mod=mod lets go fetch their sums.
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), builderEnv...)
 	var output, stdout bytes.Buffer
 	cmd.Stdout = &stdout // apart from output, which the trace follower writes meanwhile
 
@@ -175,34 +194,6 @@ func (b Binaries) build(ctx context.Context, bin binary, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "  built %-24s in %s\n", bin.name, elapsed.Round(time.Second))
 	return os.Rename(tmp, b.Path(bin.name))
-}
-
-// ldflags strips debug info (smaller, faster to link) and, for Kubernetes programs, stamps the
-// version the way the Kubernetes release build does, so `kubectl version` reports it.
-func ldflags(stamped bool) string {
-	flags := []string{"-s", "-w"}
-	if !stamped {
-		return strings.Join(flags, " ")
-	}
-	v := versions.Kubernetes()
-	major, minor := majorMinor(v)
-	for _, pkg := range []string{"k8s.io/client-go/pkg/version", "k8s.io/component-base/version"} {
-		flags = append(flags,
-			"-X", pkg+".gitVersion="+v,
-			"-X", pkg+".gitMajor="+major,
-			"-X", pkg+".gitMinor="+minor,
-			"-X", pkg+".gitTreeState=clean")
-	}
-	return strings.Join(flags, " ")
-}
-
-// majorMinor splits "v1.37.1" into "1" and "37".
-func majorMinor(version string) (string, string) {
-	parts := strings.SplitN(strings.TrimPrefix(version, "v"), ".", 3)
-	if len(parts) < 2 {
-		panic("KUBERNETES_VERSION must look like v1.37.1, got " + version)
-	}
-	return parts[0], parts[1]
 }
 
 // progress shows which program is building, how many of its packages are compiled and the
