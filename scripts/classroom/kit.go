@@ -115,10 +115,9 @@ func collectModules(ctx context.Context, root, stage string) error {
 		{root, env, workspacePkgs},
 		{all[0].Dir, env, []string{"list", "-deps", "github.com/onsi/ginkgo/v2/ginkgo"}},
 		{filepath.Join(builders, "etcd"), builderEnv, []string{"mod", "download"}},
-		{filepath.Join(builders, "etcd"), builderEnv, []string{"list", "-deps", "go.etcd.io/etcd/server/v3"}},
+		{filepath.Join(builders, "etcd"), builderEnv, append([]string{"list", "-deps"}, localcluster.BuilderPackages("etcd")...)},
 		{filepath.Join(builders, "kube"), builderEnv, []string{"mod", "download"}},
-		{filepath.Join(builders, "kube"), builderEnv, []string{"list", "-deps", "k8s.io/kubernetes/cmd/kube-apiserver",
-			"k8s.io/kubernetes/cmd/kube-controller-manager", "k8s.io/kubernetes/cmd/kube-scheduler", "./hollownode"}},
+		{filepath.Join(builders, "kube"), builderEnv, append([]string{"list", "-deps"}, localcluster.BuilderPackages("kube")...)},
 	}
 	for _, l := range all { // a lesson's tools module (lesson 10's controller-gen), outside go.work
 		if dir, tools := l.ToolsModule(); dir != "" {

@@ -42,6 +42,18 @@ var clusterBinaries = []binary{
 	{"kubectl", "kube", "k8s.io/kubernetes/cmd/kubectl", archive},
 }
 
+// BuilderPackages lists the main packages built from the builder module named module ("etcd",
+// "kube"): what make kit must find the modules of.
+func BuilderPackages(module string) []string {
+	var pkgs []string
+	for _, bin := range clusterBinaries {
+		if bin.module == module {
+			pkgs = append(pkgs, strings.Replace(bin.pkg, "workshop.local/clusterbuild/"+module+"/", "./", 1))
+		}
+	}
+	return pkgs
+}
+
 // buildRecipe names how the programs are built (flags, version stamps) in the cache folder's
 // name. Bump it when that changes: programs cached by an older recipe are then built afresh
 // beside them instead of reused (recipe 2 stamps gitCommit and buildDate; recipe 1 did not).

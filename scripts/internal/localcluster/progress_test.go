@@ -27,3 +27,17 @@ func TestProgressLineCountsPackages(t *testing.T) {
 		t.Errorf("off a terminal, only the opening line before the first tick; got %q", got)
 	}
 }
+
+// TestBuilderPackagesNameEveryProgram proves make kit packs the modules of every program the
+// cluster builds, kubectl and our own hollow node included.
+func TestBuilderPackagesNameEveryProgram(t *testing.T) {
+	kube := strings.Join(BuilderPackages("kube"), " ")
+	for _, want := range []string{"k8s.io/kubernetes/cmd/kube-apiserver", "k8s.io/kubernetes/cmd/kubectl", "./hollownode"} {
+		if !strings.Contains(kube, want) {
+			t.Errorf("BuilderPackages(kube) = %s, want it to hold %s", kube, want)
+		}
+	}
+	if etcd := BuilderPackages("etcd"); len(etcd) != 1 || etcd[0] != "go.etcd.io/etcd/server/v3" {
+		t.Errorf("BuilderPackages(etcd) = %v", etcd)
+	}
+}
