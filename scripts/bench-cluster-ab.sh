@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compares the local cluster of another commit (A) with this workspace's (B): both are started
 # alternately on scratch folders, so a busy machine slows both alike, and each run reports the
-# start times and every process's memory (RSS) 20 s after start.
+# start times and every process's memory (RSS) 20 s after start, their total, and pss: the
+# memory the machine gives them, each page shared by several of them (one binary's code, mapped
+# by four processes) counted once, split between them (the kernel's Pss, /proc/<pid>/smaps_rollup).
 #
 #   scripts/bench-cluster-ab.sh 77c1c92        # 7 pairs against commit 77c1c92
 #   PAIRS=9 scripts/bench-cluster-ab.sh main~5
@@ -35,7 +37,7 @@ echo "$CACHE" > "$SCRATCH/b/cache"
 
 # run SIDE prints one line: the side, start times, the load, each process's RSS and their total.
 run() {
-  local side=$1 out line total=0 f pid rss
+  local side=$1 out line total=0 pss=0 f pid rss
   export WORKSHOP_CACHE WORKSHOP_CLUSTER_DIR=$SCRATCH/$side/dir CLUSTER=local
   WORKSHOP_CACHE=$(cat "$SCRATCH/$side/cache")
   out=$("$SCRATCH/$side/cluster" up 2>&1) || { echo "$out" >&2; return 1; }
@@ -46,8 +48,9 @@ run() {
     pid=$(head -n1 "$f")
     rss=$(awk '/^VmRSS/ {printf "%d", $2/1024}' "/proc/$pid/status")
     total=$((total + rss)); line="$line $(basename "$f" .pid)=$rss"
+    pss=$((pss + $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")))
   done
-  echo "$line total=$total"
+  echo "$line total=$total pss=$((pss / 1024))"
   "$SCRATCH/$side/cluster" down >/dev/null
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"workshop.local/scripts/internal/localcluster"
 	"workshop.local/scripts/workspace"
 )
 
@@ -48,9 +49,8 @@ func TestWorksOfflineAfterPrepare(t *testing.T) {
 		{root, offlineEnv, []string{"build", "-o", out + "/", "./scripts/cluster", "./scripts/check", "./scripts/classroom"}},
 		{root, offlineEnv, []string{"test", "-c", "-vet=off", "-o", filepath.Join(out, "01.test"), "./lessons/01-gvk-gvr"}},
 		{lesson, offlineEnv, []string{"build", "-o", os.DevNull, "github.com/onsi/ginkgo/v2/ginkgo"}},
-		{filepath.Join(builders, "etcd"), builderOffline, []string{"list", "-deps", "go.etcd.io/etcd/server/v3"}},
-		{filepath.Join(builders, "kube"), builderOffline, []string{"list", "-deps", "k8s.io/kubernetes/cmd/kube-apiserver",
-			"k8s.io/kubernetes/cmd/kube-controller-manager", "k8s.io/kubernetes/cmd/kube-scheduler", "./hollownode"}},
+		{filepath.Join(builders, "etcd"), builderOffline, append([]string{"list", "-deps"}, localcluster.BuilderPackages("etcd")...)},
+		{filepath.Join(builders, "kube"), builderOffline, append([]string{"list", "-deps"}, localcluster.BuilderPackages("kube")...)},
 	}
 	for _, r := range runs {
 		start := time.Now()

@@ -33,13 +33,24 @@ type binary struct {
 
 var clusterBinaries = []binary{
 	{"etcd", "etcd", "go.etcd.io/etcd/server/v3", notStamped},
-	{"kube-apiserver", "kube", "k8s.io/kubernetes/cmd/kube-apiserver", archive},
-	{"kube-controller-manager", "kube", "k8s.io/kubernetes/cmd/kube-controller-manager", archive},
-	{"kube-scheduler", "kube", "k8s.io/kubernetes/cmd/kube-scheduler", archive},
-	// Our own program on kubemark's library (build/kube/hollownode), not the kubemark binary,
-	// whose kubelet serves plain HTTP to every network the machine is on.
-	{"hollow-node", "kube", "workshop.local/clusterbuild/kube/hollownode", dirty},
+	// kube-apiserver, kube-controller-manager, kube-scheduler and our hollow node in one binary
+	// (build/kube/workshopkube): one link instead of four, and one copy of their shared code in
+	// memory. Its main package is ours, so its version stamp says dirty (stamp.go).
+	{"workshop-kube", "kube", "workshop.local/clusterbuild/kube/workshopkube", dirty},
 	{"kubectl", "kube", "k8s.io/kubernetes/cmd/kubectl", archive},
+}
+
+// programs names, for each program the cluster runs, the binary in the cache that runs it and
+// the arguments that select it: the Kubernetes programs are commands of workshop-kube.
+var programs = map[string]struct {
+	binary  string
+	command []string
+}{
+	"etcd":                    {"etcd", nil},
+	"kube-apiserver":          {"workshop-kube", []string{"kube-apiserver"}},
+	"kube-controller-manager": {"workshop-kube", []string{"kube-controller-manager"}},
+	"kube-scheduler":          {"workshop-kube", []string{"kube-scheduler"}},
+	"hollow-node":             {"workshop-kube", []string{"hollow-node"}},
 }
 
 // BuilderPackages lists the main packages built from the builder module named module ("etcd",
@@ -56,14 +67,15 @@ func BuilderPackages(module string) []string {
 
 // buildRecipe names how the programs are built (flags, version stamps) in the cache folder's
 // name. Bump it when that changes: programs cached by an older recipe are then built afresh
-// beside them instead of reused (recipe 2 stamps gitCommit and buildDate; recipe 1 did not).
-const buildRecipe = "recipe2"
+// beside them instead of reused (recipe 2 stamps gitCommit and buildDate; recipe 1 did not;
+// recipe 3 builds the four Kubernetes programs of the cluster as one binary, workshop-kube).
+const buildRecipe = "recipe3"
 
 // Binaries is the cache folder holding one build of the cluster's programs. It is keyed by the
 // pinned versions and the platform, so every clone on the machine shares it and a version bump
 // builds afresh beside the old one.
 type Binaries struct {
-	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64-recipe2
+	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64-recipe3
 	BuilderDir string // scripts/internal/localcluster/build in the workspace
 }
 
@@ -84,7 +96,7 @@ func DefaultBinaries(workspaceRoot string) (Binaries, error) {
 	}, nil
 }
 
-// Path is where the named program lives in the cache.
+// Path is where the named binary lives in the cache: "etcd", "workshop-kube" or "kubectl".
 func (b Binaries) Path(name string) string {
 	for _, bin := range clusterBinaries {
 		if bin.name == name {
@@ -94,27 +106,37 @@ func (b Binaries) Path(name string) string {
 	return filepath.Join(b.Dir, name)
 }
 
+// Command is how to start the named cluster program ("kube-apiserver", "hollow-node", ...):
+// the binary in the cache and the arguments that come before the program's own flags.
+func (b Binaries) Command(program string) (string, []string) {
+	p, ok := programs[program]
+	if !ok {
+		panic("no cluster program is called " + program) // a typo in this package, not an input
+	}
+	return b.Path(p.binary), p.command
+}
+
 // fileName is the program's name in the cache. Upstream programs are fixed by the pinned
-// versions in the cache folder's name; our own programs (the hollow node) also change with the
+// versions in the cache folder's name; our own programs (workshop-kube) also change with the
 // workspace's sources, so their name carries a hash of those: an updated workspace builds anew
 // instead of running a stale binary.
 func (b Binaries) fileName(bin binary) string {
-	own := "workshop.local/clusterbuild/" + bin.module + "/"
-	if !strings.HasPrefix(bin.pkg, own) {
+	if !strings.HasPrefix(bin.pkg, "workshop.local/clusterbuild/"+bin.module+"/") {
 		return bin.name
 	}
-	moduleDir := filepath.Join(b.BuilderDir, bin.module)
-	return bin.name + "-" + sourceHash(moduleDir, filepath.Join(moduleDir, strings.TrimPrefix(bin.pkg, own)))
+	return bin.name + "-" + sourceHash(filepath.Join(b.BuilderDir, bin.module))
 }
 
-// sourceHash digests the builder module's go.mod and go.sum and the package's Go files.
-func sourceHash(moduleDir, pkgDir string) string {
+// sourceHash digests the builder module's go.mod and go.sum and the Go files of its own packages
+// (workshopkube and the hollownode package it imports).
+func sourceHash(moduleDir string) string {
 	h := sha256.New()
 	files := []string{filepath.Join(moduleDir, "go.mod"), filepath.Join(moduleDir, "go.sum")}
-	goFiles, _ := filepath.Glob(filepath.Join(pkgDir, "*.go")) // sorted
+	goFiles, _ := filepath.Glob(filepath.Join(moduleDir, "*", "*.go")) // sorted
 	for _, f := range append(files, goFiles...) {
 		data, _ := os.ReadFile(f)
-		fmt.Fprintf(h, "%s %d\n", filepath.Base(f), len(data))
+		rel, _ := filepath.Rel(moduleDir, f)
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
 		h.Write(data)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]

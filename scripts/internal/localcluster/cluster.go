@@ -97,7 +97,7 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 	begin := time.Now()
 	for _, comp := range c.components(ports) {
 		proc, started := c.process(comp.name), time.Now()
-		if err := proc.start(c.Bins.Path(comp.bin), comp.args, comp.env); err != nil {
+		if err := proc.start(comp.bin, comp.args, comp.env); err != nil {
 			return err
 		}
 		if err := c.waitReady(ctx, proc, c.readyCheck(comp.name, ports, started), readyTimeouts[comp.name]); err != nil {
@@ -119,7 +119,7 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 func (c *Cluster) Running(ctx context.Context) bool {
 	for _, comp := range c.components(c.savedPorts()) {
 		proc := c.process(comp.name)
-		if proc.pid() == 0 || proc.startedWith() != fingerprint(c.Bins.Path(comp.bin), comp.args, comp.env) {
+		if proc.pid() == 0 || proc.startedWith() != fingerprint(comp.bin, comp.args, comp.env) {
 			return false
 		}
 	}

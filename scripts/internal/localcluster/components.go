@@ -3,6 +3,7 @@ package localcluster
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,14 +19,26 @@ const (
 // component is one program of the local cluster: how to start it and how to tell it is up.
 type component struct {
 	name string   // process and log name
-	bin  string   // file name in the binary cache
-	args []string // command-line flags
+	bin  string   // the binary that runs it, in the cache (Binaries.Command)
+	args []string // command line after the binary: the command that selects it, then its flags
 	env  []string // extra environment
 }
 
+// gcPercent is the GOGC every program of the cluster runs with: a collection when the heap has
+// grown by half since the last one, not doubled (Go's default, 100). A workshop cluster is small
+// and mostly idle, so the extra collections cost little CPU, and the five processes take about
+// 30 MB less (the API server most of it; docs/benchmarks.md).
+const gcPercent = "GOGC=50"
+
 // components lists the cluster's programs in start order; they stop in the reverse order.
 func (c *Cluster) components(p Ports) []component {
-	return []component{c.etcd(p), c.apiServer(p), c.controllerManager(p), c.scheduler(p), c.hollowNode(p)}
+	comps := []component{c.etcd(p), c.apiServer(p), c.controllerManager(p), c.scheduler(p), c.hollowNode(p)}
+	for i := range comps {
+		bin, command := c.Bins.Command(comps[i].name)
+		comps[i].bin, comps[i].args = bin, slices.Concat(command, comps[i].args)
+		comps[i].env = append(comps[i].env, gcPercent)
+	}
+	return comps
 }
 
 // etcd listens on loopback only, over TLS, and answers only clients with a certificate from its
@@ -36,7 +49,7 @@ func (c *Cluster) etcd(p Ports) component {
 	client := "https://127.0.0.1:" + strconv.Itoa(p.EtcdClient)
 	peer := "https://127.0.0.1:" + strconv.Itoa(p.EtcdPeer)
 	cert, key, ca := filepath.Join(pki, "etcd.crt"), filepath.Join(pki, "etcd.key"), filepath.Join(pki, "etcd-ca.crt")
-	return component{name: "etcd", bin: "etcd", args: []string{
+	return component{name: "etcd", args: []string{
 		"--name=workshop",
 		"--data-dir=" + c.path("data", "etcd"),
 		"--listen-client-urls=" + client, "--advertise-client-urls=" + client,
@@ -56,7 +69,7 @@ func (c *Cluster) etcd(p Ports) component {
 // and Node+RBAC authorization: the same security model as a real cluster.
 func (c *Cluster) apiServer(p Ports) component {
 	pki := c.path("pki")
-	return component{name: "kube-apiserver", bin: "kube-apiserver", args: []string{
+	return component{name: "kube-apiserver", args: []string{
 		"--etcd-servers=https://127.0.0.1:" + strconv.Itoa(p.EtcdClient),
 		"--etcd-cafile=" + filepath.Join(pki, "etcd-ca.crt"),
 		"--etcd-certfile=" + filepath.Join(pki, etcdClientIdentity.file+".crt"),
@@ -111,7 +124,7 @@ var controllers = []string{
 func (c *Cluster) controllerManager(p Ports) component {
 	pki := c.path("pki")
 	args := c.controlPlaneClientArgs(controllerIdentity, p.ControllerMgr, "controller-manager-serving")
-	return component{name: "kube-controller-manager", bin: "kube-controller-manager", args: append(args,
+	return component{name: "kube-controller-manager", args: append(args,
 		"--controllers="+strings.Join(controllers, ","),
 		"--service-account-private-key-file="+filepath.Join(pki, "sa.key"),
 		"--root-ca-file="+filepath.Join(pki, "ca.crt"),
@@ -124,7 +137,7 @@ func (c *Cluster) controllerManager(p Ports) component {
 
 func (c *Cluster) scheduler(p Ports) component {
 	args := c.controlPlaneClientArgs(schedulerIdentity, p.Scheduler, "scheduler-serving")
-	return component{name: "kube-scheduler", bin: "kube-scheduler", args: args}
+	return component{name: "kube-scheduler", args: args}
 }
 
 // controlPlaneClientArgs are the flags the controller-manager and the scheduler share: their
@@ -145,13 +158,13 @@ func (c *Cluster) controlPlaneClientArgs(id identity, port int, certDir string) 
 }
 
 // hollowNode is a real kubelet with kubemark's fake container runtime, run by our own small
-// program (build/kube/hollownode): it registers a Node, accepts the Pods the scheduler binds to
+// package (build/kube/hollownode, a command of workshop-kube): it registers a Node, accepts the Pods the scheduler binds to
 // it and reports them Running, without running containers. It listens on 127.0.0.1 over TLS and
 // lets no one in without credentials. Its state and sockets live in a folder only the learner
 // can open.
 func (c *Cluster) hollowNode(p Ports) component {
 	pki := c.path("pki")
-	return component{name: "hollow-node", bin: "hollow-node", args: []string{
+	return component{name: "hollow-node", args: []string{
 		"--name=" + NodeName,
 		"--kubeconfig=" + c.componentKubeconfig(nodeIdentity),
 		"--root-dir=" + c.nodeDir(),

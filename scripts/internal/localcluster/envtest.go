@@ -10,8 +10,9 @@ import (
 )
 
 // envtestAssets are the programs controller-runtime's envtest starts (etcd, kube-apiserver) or
-// offers (kubectl), under the names it looks for in KUBEBUILDER_ASSETS.
-var envtestAssets = []string{"etcd", "kube-apiserver", "kubectl"}
+// offers (kubectl), under the names it looks for in KUBEBUILDER_ASSETS, and the binary in the
+// cache that each name links to. workshop-kube runs the API server when called kube-apiserver.
+var envtestAssets = map[string]string{"etcd": "etcd", "kube-apiserver": "workshop-kube", "kubectl": "kubectl"}
 
 // EnvtestDir is the folder to give envtest as KUBEBUILDER_ASSETS: the three programs and nothing
 // else, like the folders setup-envtest downloads, but from this build.
@@ -19,26 +20,18 @@ func (b Binaries) EnvtestDir() string {
 	return filepath.Join(b.Dir, "envtest")
 }
 
-// EnsureEnvtest builds the envtest programs that are missing (only those: the controller-manager,
-// scheduler and node are not needed) and links them into EnvtestDir, whose path it returns.
+// EnsureEnvtest builds the binaries envtest needs that are missing and links them into
+// EnvtestDir, whose path it returns.
 func (b Binaries) EnsureEnvtest(ctx context.Context, out io.Writer) (string, error) {
-	var bins []binary
-	for _, bin := range clusterBinaries {
-		for _, name := range envtestAssets {
-			if bin.name == name {
-				bins = append(bins, bin)
-			}
-		}
-	}
-	if err := b.ensure(ctx, out, bins); err != nil {
+	if err := b.ensure(ctx, out, clusterBinaries); err != nil {
 		return "", err
 	}
 	dir := b.EnvtestDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	for _, name := range envtestAssets {
-		if err := relink(filepath.Join(dir, name), filepath.Join("..", filepath.Base(b.Path(name)))); err != nil {
+	for name, binary := range envtestAssets {
+		if err := relink(filepath.Join(dir, name), filepath.Join("..", filepath.Base(b.Path(binary)))); err != nil {
 			return "", fmt.Errorf("linking %s into %s: %w", name, dir, err)
 		}
 	}

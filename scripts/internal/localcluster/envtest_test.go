@@ -63,7 +63,7 @@ func builtEnvtestAssets(t *testing.T) Binaries {
 		t.Fatal(err)
 	}
 	for _, name := range envtestAssets {
-		if _, err := os.Stat(bins.Path(name)); err != nil {
+		if _, err := os.Stat(bins.Path(name)); err != nil { // name: the binary in the cache
 			t.Skipf("%s is not built in %s: `make envtest-assets` (or make cluster) builds it", name, bins.Dir)
 		}
 	}

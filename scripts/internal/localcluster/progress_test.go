@@ -29,10 +29,10 @@ func TestProgressLineCountsPackages(t *testing.T) {
 }
 
 // TestBuilderPackagesNameEveryProgram proves make kit packs the modules of every program the
-// cluster builds, kubectl and our own hollow node included.
+// cluster builds, kubectl and our own workshop-kube (the Kubernetes programs and the hollow node).
 func TestBuilderPackagesNameEveryProgram(t *testing.T) {
 	kube := strings.Join(BuilderPackages("kube"), " ")
-	for _, want := range []string{"k8s.io/kubernetes/cmd/kube-apiserver", "k8s.io/kubernetes/cmd/kubectl", "./hollownode"} {
+	for _, want := range []string{"./workshopkube", "k8s.io/kubernetes/cmd/kubectl"} {
 		if !strings.Contains(kube, want) {
 			t.Errorf("BuilderPackages(kube) = %s, want it to hold %s", kube, want)
 		}

@@ -1,10 +1,11 @@
-// Command hollownode runs the workshop cluster's one node: a real kubelet, from kubemark's library,
+// Package hollownode runs the workshop cluster's one node: a real kubelet, from kubemark's library,
 // with a fake container runtime. The scheduler binds Pods to it and it reports them Running, but
 // no container ever runs.
 //
-// We run it from this small program instead of the kubemark binary because kubemark's kubelet
+// The workshop-kube program (../workshopkube) runs it as its hollow-node command. We run it
+// from our own code instead of the kubemark binary because kubemark's kubelet
 // listens on every interface over plain HTTP with no authentication: anyone on the same Wi-Fi
-// could list the Pods and read the host's /var/log. This program keeps kubemark's fake runtime
+// could list the Pods and read the host's /var/log. This package keeps kubemark's fake runtime
 // and changes only what decides who can reach the kubelet (see kubelet.go):
 //
 //   - it listens on 127.0.0.1 only, over TLS, with a certificate from the cluster's CA;
@@ -15,7 +16,7 @@
 //     open;
 //   - `kubectl exec`, `attach`, `port-forward` and `logs` reach the node and say that it runs no
 //     containers (runtime.go).
-package main
+package hollownode
 
 import (
 	"context"
@@ -43,26 +44,32 @@ type options struct {
 	maxPods    int
 }
 
-func main() {
+// Main parses the hollow node's flags from args (without the program's name), runs the node
+// until SIGTERM or SIGINT, and returns the exit code.
+func Main(args []string) int {
 	var o options
-	flag.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig with the node's identity")
-	flag.StringVar(&o.rootDir, "root-dir", "", "the node's folder (mode 0700), for the kubelet's state and sockets")
-	flag.StringVar(&o.name, "name", "workshop-node", "the Node's name")
-	flag.IntVar(&o.port, "port", 10250, "the kubelet's HTTPS port on 127.0.0.1")
-	flag.StringVar(&o.certFile, "tls-cert-file", "", "the kubelet's serving certificate")
-	flag.StringVar(&o.keyFile, "tls-private-key-file", "", "the key of --tls-cert-file")
-	flag.StringVar(&o.clientCA, "client-ca-file", "", "CA whose client certificates the kubelet accepts")
-	flag.StringVar(&o.labels, "node-labels", "", "extra node labels, k=v,k=v")
-	flag.IntVar(&o.maxPods, "max-pods", 110, "how many Pods the node accepts")
-	klog.InitFlags(nil) // --v and friends
-	flag.Parse()
+	flags := flag.NewFlagSet("hollow-node", flag.ContinueOnError)
+	flags.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig with the node's identity")
+	flags.StringVar(&o.rootDir, "root-dir", "", "the node's folder (mode 0700), for the kubelet's state and sockets")
+	flags.StringVar(&o.name, "name", "workshop-node", "the Node's name")
+	flags.IntVar(&o.port, "port", 10250, "the kubelet's HTTPS port on 127.0.0.1")
+	flags.StringVar(&o.certFile, "tls-cert-file", "", "the kubelet's serving certificate")
+	flags.StringVar(&o.keyFile, "tls-private-key-file", "", "the key of --tls-cert-file")
+	flags.StringVar(&o.clientCA, "client-ca-file", "", "CA whose client certificates the kubelet accepts")
+	flags.StringVar(&o.labels, "node-labels", "", "extra node labels, k=v,k=v")
+	flags.IntVar(&o.maxPods, "max-pods", 110, "how many Pods the node accepts")
+	klog.InitFlags(flags) // --v and friends
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	if err := run(ctx, o); err != nil {
-		fmt.Fprintln(os.Stderr, "hollownode:", err)
-		os.Exit(1)
+		fmt.Fprintln(os.Stderr, "hollow-node:", err)
+		return 1
 	}
+	return 0
 }
 
 // run starts the fake runtime and the kubelet, then initializes the Node object, and blocks
