@@ -34,13 +34,17 @@ go build -o "$SCRATCH/b/" ./scripts/cluster
 [ -d "$CACHE" ] && cp -al "$CACHE/." "$SCRATCH/a-cache/"
 echo "$SCRATCH/a-cache" > "$SCRATCH/a/cache"
 echo "$CACHE" > "$SCRATCH/b/cache"
+# Each side's tool runs in its own sources: it builds our own programs from the builder modules
+# of the workspace it is started in.
+echo "$SCRATCH/src" > "$SCRATCH/a/root"
+echo "$PWD" > "$SCRATCH/b/root"
 
 # run SIDE prints one line: the side, start times, the load, each process's RSS and their total.
 run() {
   local side=$1 out line total=0 pss=0 f pid rss
   export WORKSHOP_CACHE WORKSHOP_CLUSTER_DIR=$SCRATCH/$side/dir CLUSTER=local
   WORKSHOP_CACHE=$(cat "$SCRATCH/$side/cache")
-  out=$("$SCRATCH/$side/cluster" up 2>&1) || { echo "$out" >&2; return 1; }
+  out=$(cd "$(cat "$SCRATCH/$side/root")" && "$SCRATCH/$side/cluster" up 2>&1) || { echo "$out" >&2; return 1; }
   line="$side api=$(echo "$out" | awk '/kube-apiserver +ready after/ {sub("s","",$4); print $4}')"
   line="$line node=$(echo "$out" | awk '/hollow-node +ready after/ {sub("s","",$4); print $4}') load=$(cut -d' ' -f1 /proc/loadavg)"
   sleep 20 # let the controllers settle before reading memory (a benchmark, not a test)

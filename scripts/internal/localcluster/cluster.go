@@ -65,7 +65,13 @@ func (c *Cluster) Up(ctx context.Context) error {
 	if err := c.Bins.Ensure(ctx, c.Out); err != nil {
 		return err
 	}
-	return c.start(ctx, ports)
+	if err := c.start(ctx, ports); err != nil {
+		// A half-started cluster serves no one: stop what did start, so nothing is left running
+		// (`make cluster-down` knows only a cluster that came up). Its logs stay in logs/.
+		_ = c.stopAll()
+		return err
+	}
+	return nil
 }
 
 func (c *Cluster) makeDirs() error {
@@ -101,7 +107,7 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 			return err
 		}
 		if err := c.waitReady(ctx, proc, c.readyCheck(comp.name, ports, started), readyTimeouts[comp.name]); err != nil {
-			return fmt.Errorf("%w\nThe data is kept; fix the cause and run `make cluster` again", err)
+			return fmt.Errorf("%w\nThe components that had started are stopped again; the data is kept. Fix the cause and run `make cluster` again", err)
 		}
 		if comp.name == "kube-apiserver" {
 			if err := c.grantKubeletAccess(ctx); err != nil {
