@@ -27,7 +27,7 @@ type component struct {
 // gcPercent is the GOGC every program of the cluster runs with: a collection when the heap has
 // grown by half since the last one, not doubled (Go's default, 100). A workshop cluster is small
 // and mostly idle, so the extra collections cost little CPU, and the five processes take about
-// 30 MB less (the API server most of it; docs/benchmarks.md).
+// 40 MB less (the API server most of it; docs/benchmarks.md).
 const gcPercent = "GOGC=50"
 
 // components lists the cluster's programs in start order; they stop in the reverse order.

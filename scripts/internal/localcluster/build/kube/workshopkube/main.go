@@ -4,8 +4,9 @@
 //
 // Why one binary: the four programs share most of their code (client-go, apimachinery, the API
 // types, the Go runtime). Four processes of one file share its pages in memory, where four
-// binaries each load their own copy: the cluster takes about a third less of the machine's memory
-// (docs/benchmarks.md), and the cache holds one 141 MB file instead of four that add up to 395 MB.
+// binaries each load their own copy: the cluster takes about 150 MB (a quarter) less of the
+// machine's memory (docs/benchmarks.md), and the cache holds one 141 MB file instead of four that
+// add up to 395 MB.
 //
 // It runs the program its first argument names, or, when started under one of those names (a
 // link named kube-apiserver, as envtest's KUBEBUILDER_ASSETS folder has), the program it is
