@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -165,11 +166,12 @@ func writeKit(path, proxyDir string, bins localcluster.Binaries, info kitInfo) (
 	})
 	if err == nil {
 		prefix := kitBinaries + "/" + info.Binaries
+		programs := bins.Files()
 		err = w.addTree(bins.Dir, prefix, func(name string) bool {
-			// The programs only: no build logs, partial builds or lock, and no subfolder (envtest/
-			// holds links to programs already in the kit; make envtest-assets links them again).
-			inFolder := !strings.Contains(strings.TrimPrefix(name, prefix+"/"), "/")
-			return inFolder && !strings.HasSuffix(name, ".log") && !strings.HasSuffix(name, ".partial") && !strings.HasPrefix(filepath.Base(name), ".")
+			// This workspace's programs only: no build logs, partial builds or lock, no program an
+			// older workspace built (under another source hash), and no subfolder (envtest/ holds
+			// links to programs already in the kit; make envtest-assets links them again).
+			return slices.Contains(programs, strings.TrimPrefix(name, prefix+"/"))
 		})
 	}
 	if err == nil {

@@ -27,6 +27,8 @@ func tinyKit(t *testing.T) string {
 		{filepath.Join(proxy, "v1.0.0.mod"), 0o644}, {filepath.Join(proxy, "v1.0.0.zip"), 0o644},
 		{filepath.Join(proxy, "v1.0.0.lock"), 0o644}, {filepath.Join(bins, "etcd"), 0o755},
 		{filepath.Join(bins, "etcd.build.log"), 0o644},
+		// our own program as an older workspace built it (another source hash): not packed
+		{filepath.Join(bins, "workshop-kube-000000000000"), 0o755},
 	} {
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 			t.Fatal(err)
@@ -56,7 +58,7 @@ func TestKitRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 4 { // .mod, .zip, etcd, kit.json: no .lock, no build log, no envtest/ links
+	if n != 4 { // .mod, .zip, etcd, kit.json: no .lock, no build log, no stale program, no envtest/ links
 		t.Errorf("want 4 files, got %d", n)
 	}
 	fi, err := os.Stat(filepath.Join(out, "binaries", "kubernetes-test", "etcd"))

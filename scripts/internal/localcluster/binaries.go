@@ -142,6 +142,16 @@ func sourceHash(moduleDir string) string {
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
+// Files are the file names, in Dir, of the programs this workspace builds: what make kit packs.
+// Dir may also hold our own programs as an older workspace built them, under another source hash.
+func (b Binaries) Files() []string {
+	var files []string
+	for _, bin := range clusterBinaries {
+		files = append(files, b.fileName(bin))
+	}
+	return files
+}
+
 // Missing lists the programs not yet built.
 func (b Binaries) Missing() []string {
 	return b.missing(clusterBinaries)
