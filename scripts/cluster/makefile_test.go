@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -41,7 +42,24 @@ func makeIn(dir string, args ...string) string {
 	GinkgoHelper()
 	cmd := exec.Command("make", args...)
 	cmd.Dir = dir
+	// Not the make that runs these tests: `make test LESSON=03` passes LESSON=03 down through
+	// MAKEFLAGS, and it would override what the lesson folder's Makefile sets.
+	cmd.Env = withoutMakeVars(os.Environ())
 	out, err := cmd.CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "make %v in %s:\n%s", args, dir, out)
 	return string(out)
+}
+
+// withoutMakeVars drops what a parent make passes down, and the variables the Makefiles read.
+func withoutMakeVars(env []string) []string {
+	var kept []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "LESSON", "EXERCISE", "VERBOSE":
+			continue
+		}
+		kept = append(kept, kv)
+	}
+	return kept
 }
