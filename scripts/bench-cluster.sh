@@ -26,27 +26,24 @@ elapsed() { awk -v a="$(now)" -v b="$1" 'BEGIN {print a - b}'; }
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 fmt() { awk -v v="$1" 'BEGIN {if (v=="n/a") print v; else printf "%.1f", v}'; }
 
-# rss_mb sums the resident memory of the cluster's five processes, from their pid files.
-rss_mb() {
+# sum_mb DIR FILE FIELD sums a kB field of /proc/<pid>/FILE over the cluster's five processes
+# (from the pid files under DIR), in MB.
+sum_mb() {
   local total=0 pid
   for f in "$1"/local/run/*.pid; do
     pid=$(head -n1 "$f")
-    total=$((total + $(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")))
+    total=$((total + $(awk -v field="$3:" '$1 == field {print $2}' "/proc/$pid/$2")))
   done
   echo $((total / 1024))
 }
 
+# rss_mb sums their resident memory.
+rss_mb() { sum_mb "$1" status VmRSS; }
+
 # pss_mb sums their proportional memory (the kernel's Pss): a page several of them share (the
 # code of workshop-kube, one binary that four of them run) counts once, split between them. This
 # is what the machine gives the cluster; the sum of RSS counts a shared page once per process.
-pss_mb() {
-  local total=0 pid
-  for f in "$1"/local/run/*.pid; do
-    pid=$(head -n1 "$f")
-    total=$((total + $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")))
-  done
-  echo $((total / 1024))
-}
+pss_mb() { sum_mb "$1" smaps_rollup Pss; }
 
 # rss_each_mb prints "name MB" for each of the cluster's processes, so a change in the total can
 # be traced to the program that grew.
