@@ -102,7 +102,6 @@ func (c *Cluster) apiServer(p Ports) component {
 	}}
 }
 
-// controllerManager runs every default controller, the garbage collector among them.
 // controllers are the kube-controller-manager controllers the workshop runs: those the lessons
 // and a learner's kubectl experiments meet (objects owned and collected, Deployments that roll out
 // Pods onto the node, namespaces that delete, service accounts and their tokens, the root CA

@@ -25,7 +25,7 @@ const (
 	// tree. Ours are the tag's module zip from the Go module proxy (checked against go.sum), with
 	// the dependency versions the tag's go.mod requires: no git checkout to call "clean".
 	archive treeState = "archive"
-	// dirty is for our own program on the tag's libraries (the hollow node): sources the tag
+	// dirty is for our own program on the tag's libraries (workshop-kube): sources the tag
 	// does not have, as hack/lib/version.sh says of a tree with local changes.
 	dirty treeState = "dirty"
 )
@@ -42,7 +42,7 @@ type release struct {
 // kubernetesRelease reads the pinned k8s.io/kubernetes module's .info through `go mod download`,
 // which answers from the module cache offline once the module is there (the build needs it anyway).
 // It runs in an empty folder: inside the builder module, go would add the whole module graph's
-// sums to its go.sum, which names the hollow node's cached binary (sourceHash).
+// sums to its go.sum, which names workshop-kube's cached binary (sourceHash).
 func kubernetesRelease(ctx context.Context) (release, error) {
 	dir, err := os.MkdirTemp("", "workshop-release-")
 	if err != nil {

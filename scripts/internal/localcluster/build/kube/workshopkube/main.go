@@ -18,9 +18,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	_ "time/tzdata" // as the upstream mains: time zones for CronJobs
 
@@ -64,15 +65,7 @@ func main() {
 			os.Exit(run(os.Args[2:]))
 		}
 	}
-	fmt.Fprintf(os.Stderr, "usage: %s <program> [flags]\nprograms: %s\n", filepath.Base(os.Args[0]), strings.Join(names(), ", "))
+	names := slices.Sorted(maps.Keys(programs))
+	fmt.Fprintf(os.Stderr, "usage: %s <program> [flags]\nprograms: %s\n", filepath.Base(os.Args[0]), strings.Join(names, ", "))
 	os.Exit(2)
-}
-
-func names() []string {
-	var all []string
-	for name := range programs {
-		all = append(all, name)
-	}
-	sort.Strings(all)
-	return all
 }
