@@ -85,8 +85,12 @@ func (c *Cluster) makeDirs() error {
 	return os.Chmod(c.path("pki"), 0o700)
 }
 
-// start launches each component in order and waits for it before starting the next, so a
-// failure names the component that failed rather than the first one to notice.
+// start launches etcd and the API server one after the other, then the controller-manager, the
+// scheduler and the hollow node together: each of those only needs the API server and retries
+// until it answers. Started one by one, each waiting for the one before, the node was Ready about
+// 0.3 s later. (Starting the API server as soon as etcd's port opens gained nothing: the API server
+// then competes with etcd for the CPU while etcd reads its data.) Components are waited for in
+// start order, so a failure names the component that failed rather than one that only noticed.
 func (c *Cluster) start(ctx context.Context, ports Ports) error {
 	if err := ensurePKI(c.path("pki")); err != nil {
 		return fmt.Errorf("create the cluster's certificates: %w", err)
@@ -100,23 +104,54 @@ func (c *Cluster) start(ctx context.Context, ports Ports) error {
 	if err := os.MkdirAll(c.nodeDir(), 0o700); err != nil {
 		return err
 	}
+	comps := c.components(ports)
+	etcd, apiServer, apiClients := comps[0], comps[1], comps[2:] // the order components() gives
 	begin := time.Now()
-	for _, comp := range c.components(ports) {
-		proc, started := c.process(comp.name), time.Now()
-		if err := proc.start(comp.bin, comp.args, comp.env); err != nil {
+	for _, comp := range []component{etcd, apiServer} {
+		if err := c.launch(comp); err != nil {
 			return err
 		}
-		if err := c.waitReady(ctx, proc, c.readyCheck(comp.name, ports, started), readyTimeouts[comp.name]); err != nil {
-			return fmt.Errorf("%w\nThe components that had started are stopped again; the data is kept. Fix the cause and run `make cluster` again", err)
+		if err := c.awaitReady(ctx, ports, begin, begin, comp); err != nil {
+			return err
 		}
-		if comp.name == "kube-apiserver" {
-			if err := c.grantKubeletAccess(ctx); err != nil {
-				return err
-			}
+	}
+	// The API server calls the kubelet with its own client certificate: grant that before the
+	// node starts, so the first `kubectl logs` works.
+	if err := c.grantKubeletAccess(ctx); err != nil {
+		return err
+	}
+	started := time.Now()
+	if err := c.launch(apiClients...); err != nil {
+		return err
+	}
+	return c.awaitReady(ctx, ports, begin, started, apiClients...)
+}
+
+// launch starts the components' processes without waiting for them.
+func (c *Cluster) launch(comps ...component) error {
+	for _, comp := range comps {
+		if err := c.process(comp.name).start(comp.bin, comp.args, comp.env); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// awaitReady waits for each component in turn and says when it got ready, counted from begin.
+// started is when the components were launched.
+func (c *Cluster) awaitReady(ctx context.Context, ports Ports, begin, started time.Time, comps ...component) error {
+	for _, comp := range comps {
+		proc := c.process(comp.name)
+		if err := c.waitReady(ctx, proc, c.readyCheck(comp.name, ports, started), readyTimeouts[comp.name]); err != nil {
+			return startFailed(err)
 		}
 		fmt.Fprintf(c.Out, "  %-24s ready after %.1fs\n", comp.name, time.Since(begin).Seconds())
 	}
 	return nil
+}
+
+func startFailed(err error) error {
+	return fmt.Errorf("%w\nThe components that had started are stopped again; the data is kept. Fix the cause and run `make cluster` again", err)
 }
 
 // Running reports whether every component runs, as this workspace would start it (same
