@@ -40,6 +40,23 @@ var clusterBinaries = []binary{
 	{"kubectl", "kube", "k8s.io/kubernetes/cmd/kubectl", archive},
 }
 
+// buildTags are each builder module's build tags. For Kubernetes they are the tags its own release
+// build passes (hack/lib/golang.sh, v1.37.1): notest leaves out apimachinery's fuzzing helpers,
+// grpcnotrace leaves out gRPC's use of golang.org/x/net/trace, an import that keeps the linker from
+// eliminating dead code (gRPC's trace_notrace.go), and selinux selects no file of these programs. With them workshop-kube is 118 MB instead of 141 MB (docs/benchmarks.md). etcd's own
+// build (scripts/build_lib.sh) passes none.
+var buildTags = map[string]string{"kube": "selinux,notest,grpcnotrace"}
+
+// builderEnv is how a builder module's go commands run: outside go.work on purpose, -mod=mod so go
+// may complete its go.sum, and with the module's build tags.
+func builderEnv(module string) []string {
+	flags := "-mod=mod"
+	if tags := buildTags[module]; tags != "" {
+		flags += " -tags=" + tags
+	}
+	return []string{"GOWORK=off", "GOFLAGS=" + flags}
+}
+
 // programs names, for each program the cluster runs, the binary in the cache that runs it and
 // the arguments that select it: the Kubernetes programs are commands of workshop-kube.
 var programs = map[string]struct {
@@ -68,14 +85,15 @@ func BuilderPackages(module string) []string {
 // buildRecipe names how the programs are built (flags, version stamps) in the cache folder's
 // name. Bump it when that changes: programs cached by an older recipe are then built afresh
 // beside them instead of reused (recipe 2 stamps gitCommit and buildDate; recipe 1 did not;
-// recipe 3 builds the four Kubernetes programs of the cluster as one binary, workshop-kube).
-const buildRecipe = "recipe3"
+// recipe 3 builds the four Kubernetes programs of the cluster as one binary, workshop-kube;
+// recipe 4 adds Kubernetes' release build tags, buildTags).
+const buildRecipe = "recipe4"
 
 // Binaries is the cache folder holding one build of the cluster's programs. It is keyed by the
 // pinned versions and the platform, so every clone on the machine shares it and a version bump
 // builds afresh beside the old one.
 type Binaries struct {
-	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64-recipe3
+	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64-recipe4
 	BuilderDir string // scripts/internal/localcluster/build in the workspace
 }
 
@@ -216,7 +234,7 @@ func (b Binaries) build(ctx context.Context, bin binary, rel release, out io.Wri
 	args := []string{"build", "-x", "-trimpath", "-ldflags", ldflags(bin.tree, rel), "-o", tmp, bin.pkg}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = filepath.Join(b.BuilderDir, bin.module)
-	cmd.Env = append(os.Environ(), builderEnv...)
+	cmd.Env = append(os.Environ(), builderEnv(bin.module)...)
 	var output, stdout bytes.Buffer
 	cmd.Stdout = &stdout // apart from output, which the trace follower writes meanwhile
 

@@ -51,7 +51,7 @@ func kubernetesRelease(ctx context.Context) (release, error) {
 	defer os.RemoveAll(dir)
 	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", "k8s.io/kubernetes@"+versions.Kubernetes())
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), builderEnv...)
+	cmd.Env = append(os.Environ(), builderEnv("")...)
 	out, runErr := cmd.Output() // on failure go still prints the JSON, with Error set
 	var dl struct{ Info, Error string }
 	if err := json.Unmarshal(out, &dl); err != nil || dl.Info == "" {
@@ -120,7 +120,3 @@ func majorMinor(version string) (string, string) {
 	}
 	return parts[0], parts[1]
 }
-
-// builderEnv is how the builder modules are run: outside go.work on purpose, and -mod=mod so go
-// may complete their go.sum.
-var builderEnv = []string{"GOWORK=off", "GOFLAGS=-mod=mod"}
