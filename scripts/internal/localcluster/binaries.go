@@ -42,8 +42,9 @@ var clusterBinaries = []binary{
 
 // buildTags are each builder module's build tags. For Kubernetes they are the tags its own release
 // build passes (hack/lib/golang.sh, v1.37.1): notest leaves out apimachinery's fuzzing helpers,
-// grpcnotrace leaves out gRPC's use of golang.org/x/net/trace, an import that keeps the linker from
-// eliminating dead code (gRPC's trace_notrace.go), and selinux selects no file of these programs. With them workshop-kube is 118 MB instead of 141 MB (docs/benchmarks.md). etcd's own
+// grpcnotrace leaves out gRPC's use of golang.org/x/net/trace, an import that keeps the linker
+// from eliminating dead code (gRPC's trace_notrace.go), and selinux selects no file of these
+// programs. With them workshop-kube is 118 MB instead of 141 MB (docs/benchmarks.md). etcd's own
 // build (scripts/build_lib.sh) passes none.
 var buildTags = map[string]string{"kube": "selinux,notest,grpcnotrace"}
 

@@ -87,10 +87,10 @@ func (c *Cluster) makeDirs() error {
 
 // start launches etcd and the API server one after the other, then the controller-manager, the
 // scheduler and the hollow node together: each of those only needs the API server and retries
-// until it answers. Started one by one, each waiting for the one before, the node was Ready about
-// 0.3 s later. (Starting the API server as soon as etcd's port opens gained nothing: the API server
-// then competes with etcd for the CPU while etcd reads its data.) Components are waited for in
-// start order, so a failure names the component that failed rather than one that only noticed.
+// until it answers. Started one by one, each waiting for the one before, the node was Ready 0.2
+// to 0.3 s later (docs/benchmarks.md). Starting the API server as soon as etcd's port opened was
+// slower here, with the two sharing 2 cores. Components are waited for in start order, so a
+// failure names the component that failed rather than one that only noticed.
 func (c *Cluster) start(ctx context.Context, ports Ports) error {
 	if err := ensurePKI(c.path("pki")); err != nil {
 		return fmt.Errorf("create the cluster's certificates: %w", err)
