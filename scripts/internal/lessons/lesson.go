@@ -113,8 +113,14 @@ func (l Lesson) WriteOverlayFile(dir string) (string, error) {
 }
 
 // WriteOverlay writes overlay (file -> replacement) to path as the JSON `go build -overlay` reads.
+// A replaced Go file is compiled under another name in its folder (manager.go deleted, its
+// replacement added as manager_overlaid.go): the binary records that name, which is on no
+// disk. Under its own name, the file on disk (the starter) would be taken for the code that
+// ran, and Ginkgo, quoting the source of a spec that timed out, indexes the starter's lines
+// with the solution's line numbers and panics ("slice bounds out of range" in fetchSource)
+// instead of failing the spec by name.
 func WriteOverlay(overlay map[string]string, path string) error {
-	data, err := json.MarshalIndent(map[string]any{"Replace": overlay}, "", "  ")
+	data, err := json.MarshalIndent(map[string]any{"Replace": renameGoFiles(overlay)}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -122,6 +128,29 @@ func WriteOverlay(overlay map[string]string, path string) error {
 		return err
 	}
 	return os.WriteFile(path, data, 0o644)
+}
+
+// renameGoFiles moves each replacement Go file to a name of its own (see WriteOverlay).
+func renameGoFiles(overlay map[string]string) map[string]string {
+	renamed := make(map[string]string, len(overlay))
+	for file, replacement := range overlay {
+		if replacement == "" || replacement == file || !strings.HasSuffix(file, ".go") {
+			renamed[file] = replacement
+			continue
+		}
+		renamed[file] = "" // deleted: the build sees only the replacement
+		renamed[OverlaidName(file)] = replacement
+	}
+	return renamed
+}
+
+// OverlaidName is the name a replaced Go file is compiled under: manager.go becomes
+// manager_overlaid.go, specs_test.go becomes specs_overlaid_test.go.
+func OverlaidName(file string) string {
+	if base, ok := strings.CutSuffix(file, "_test.go"); ok {
+		return base + "_overlaid_test.go"
+	}
+	return strings.TrimSuffix(file, ".go") + "_overlaid.go"
 }
 
 // TODO is where an exercise's edit point is: the first "TODO(exercise N)" in a learner file.
