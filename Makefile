@@ -115,7 +115,7 @@ watch: tools ## Re-check the current exercise on every save (LESSON=NN); keys: h
 	@cd "$(ROOT)" && "$(BIN)"/cluster ensure && echo && "$(BIN)"/check watch "$(LESSON)" "$(EXERCISE)"
 
 .PHONY: hint
-hint: tools ## Show the next hint level of an exercise from its README (LESSON=NN EXERCISE=N).
+hint: tools ## Show the next hint level of an exercise from its lesson's hints.md (LESSON=NN EXERCISE=N).
 	@test -n "$(LESSON)" || { echo "Which lesson? make hint LESSON=01 EXERCISE=1" >&2; exit 2; }
 	@cd "$(ROOT)" && "$(BIN)"/check hint "$(LESSON)" "$(EXERCISE)"
 

@@ -16,7 +16,7 @@ import (
 	"workshop.local/scripts/internal/lessons"
 )
 
-// showHint prints the next hint level of an exercise from the lesson's README and remembers
+// showHint prints the next hint level of an exercise from the lesson's hints file and remembers
 // it, so the next call goes one level deeper. Once all are shown, it shows the last again.
 func showHint(w io.Writer, root string, lesson lessons.Lesson, exercise int) (bool, error) {
 	info, err := exerciseInfo(lesson, exercise)
@@ -24,7 +24,7 @@ func showHint(w io.Writer, root string, lesson lessons.Lesson, exercise int) (bo
 		return false, err
 	}
 	if len(info.Hints) == 0 {
-		return false, fmt.Errorf("lesson %s's README has no hints for exercise %d", lesson.Number, exercise)
+		return false, fmt.Errorf("lesson %s has no hints for exercise %d in %s", lesson.Number, exercise, learner.HintsFile)
 	}
 	var level int
 	err = learner.Update(root, func(s *learner.State) {
@@ -46,7 +46,7 @@ func showHint(w io.Writer, root string, lesson lessons.Lesson, exercise int) (bo
 }
 
 func exerciseInfo(lesson lessons.Lesson, exercise int) (learner.ExerciseInfo, error) {
-	list, err := learner.ReadExercises(filepath.Join(lesson.Dir, "README.md"))
+	list, err := learner.ReadExercises(lesson.Dir)
 	if err != nil {
 		return learner.ExerciseInfo{}, err
 	}
@@ -82,7 +82,7 @@ func progressRows(root string) ([]progressRow, error) {
 	}
 	var rows []progressRow
 	for _, l := range all {
-		list, err := learner.ReadExercises(filepath.Join(l.Dir, "README.md"))
+		list, err := learner.ReadExercises(l.Dir)
 		if err != nil {
 			continue // a lesson still being written has no README yet
 		}
@@ -323,7 +323,7 @@ func learnerCommand(ctx context.Context, root, scratch string, args []string) (b
 
 // currentExercise is the first exercise of the lesson that has not passed in the learner's checks.
 func currentExercise(root string, lesson lessons.Lesson) (int, error) {
-	list, err := learner.ReadExercises(filepath.Join(lesson.Dir, "README.md"))
+	list, err := learner.ReadExercises(lesson.Dir)
 	if err != nil {
 		return 0, err
 	}

@@ -153,7 +153,7 @@ func printNext(root string, lesson lessons.Lesson, e lessons.Exercise) {
 	if file, line := lesson.TODO(e.Number); file != "" {
 		fmt.Printf("  edit  %s:%d  (TODO(exercise %d))\n", rel(filepath.Join(lesson.Dir, file)), line, e.Number)
 	}
-	fmt.Printf("  hints make hint LESSON=%s EXERCISE=%d  (one level at a time from %s, section \"Exercise %d\")\n", lesson.Number, e.Number, rel(filepath.Join(lesson.Dir, "README.md")), e.Number)
+	fmt.Printf("  hints make hint LESSON=%s EXERCISE=%d  (one level at a time)\n", lesson.Number, e.Number)
 	fmt.Printf("  first failing spec: %s\n", e.FirstFailure.Text)
 	if e.FirstFailure.Failure != "" {
 		fmt.Printf("    %s\n", e.FirstFailure.Failure)

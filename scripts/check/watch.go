@@ -27,7 +27,7 @@ const debounce = 150 * time.Millisecond
 // makes a relink) and the cluster up. On a terminal it draws one screen and reads single keys;
 // without one (CI, a pipe) it prints plain lines and never reads its input.
 func watch(ctx context.Context, root, scratch string, lesson lessons.Lesson, start int) (bool, error) {
-	list, err := learner.ReadExercises(filepath.Join(lesson.Dir, "README.md"))
+	list, err := learner.ReadExercises(lesson.Dir)
 	if err != nil || len(list) == 0 {
 		return false, fmt.Errorf("lesson %s's README lists no exercises to watch: %v", lesson.Number, err)
 	}

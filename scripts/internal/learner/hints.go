@@ -3,111 +3,198 @@ package learner
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 )
 
-// The README is the one source of hints. Its markup, as lesson 07's README has it:
+// A lesson's exercises are introduced by its README and hinted at by its hints file. The hints
+// live apart from the README because a learner reads the README as plain text (an editor, cat,
+// a browser): folded <details> hide nothing there, so a hint in the README is a hint read
+// whether asked for or not. A learner meets a hint only by asking: make hint, or h in make watch.
+//
+// README.md names the exercises:
 //
 //	### Exercise 2: a title (file.go)
-//	...
-//	<details><summary>Hint 1: the idea</summary>
-//	...
-//	</details>
 //
-// Other <details> blocks in a section ("Why ...?") are asides, not hint levels.
-var (
-	exerciseHeading = regexp.MustCompile(`^### Exercise (\d+): (.+)$`)
-	hintOpening     = regexp.MustCompile(`^<details><summary>Hint (\d+): (.+)</summary>\s*$`)
+// hints.md holds their levels, in order:
+//
+//	## Exercise 2
+//
+//	### Hint 1: the idea
+//	...
+//	### Hint 2: the API names
+//	...
+const (
+	ReadmeFile = "README.md"
+	HintsFile  = "hints.md"
 )
 
-// ExerciseInfo is an exercise as its README introduces it.
+var (
+	exerciseHeading = regexp.MustCompile(`^### Exercise (\d+): (.+)$`)
+	hintsExercise   = regexp.MustCompile(`^## Exercise (\d+)\b`)
+	hintHeading     = regexp.MustCompile(`^### Hint (\d+): (.+)$`)
+	// A README must not carry hint levels any more: one that does shows them to every reader.
+	foldedHint = regexp.MustCompile(`^<details><summary>Hint \d+:`)
+)
+
+// ExerciseInfo is an exercise as its README introduces it, with its hints.
 type ExerciseInfo struct {
 	Number int
 	Title  string // "`ParseGVK` (parse.go)"
 	Hints  []Hint
 }
 
-// Hint is one folded hint level.
+// Hint is one hint level.
 type Hint struct {
 	Level int
 	Title string // "the idea"
-	Body  string // the markdown between the summary and </details>, trimmed
+	Body  string // the markdown under the level's heading, trimmed
 }
 
-// addHint adds a level, or joins a block to the level before when it has the same number: a
-// level may come in parts (lesson 04's "Hint 2: the API (Run)", "Hint 2: the API (sync)").
-func (e *ExerciseInfo) addHint(h Hint) {
-	if n := len(e.Hints); n > 0 && e.Hints[n-1].Level == h.Level {
-		last := &e.Hints[n-1]
-		last.Title += "; " + h.Title
-		last.Body += "\n\n" + h.Title + ":\n\n" + h.Body
-		return
+// ReadExercises reads a lesson's exercises in the README's order, each with its hint levels
+// from the hints file (none when the lesson has no hints file).
+func ReadExercises(lessonDir string) ([]ExerciseInfo, error) {
+	list, err := readExerciseTitles(filepath.Join(lessonDir, ReadmeFile))
+	if err != nil {
+		return nil, err
 	}
-	e.Hints = append(e.Hints, h)
+	hints, err := readHints(filepath.Join(lessonDir, HintsFile))
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	for i := range list {
+		list[i].Hints = hints[list[i].Number]
+	}
+	return list, nil
 }
 
-// ReadExercises reads a lesson README's exercise sections and their hints, in order.
-func ReadExercises(readme string) ([]ExerciseInfo, error) {
+// readExerciseTitles reads the README's "### Exercise N: title" headings, in order.
+func readExerciseTitles(readme string) ([]ExerciseInfo, error) {
 	data, err := os.ReadFile(readme)
 	if err != nil {
 		return nil, err
 	}
 	var list []ExerciseInfo
-	var current *ExerciseInfo
-	var hint *Hint
-	var body []string
-	for _, line := range strings.Split(string(data), "\n") {
-		switch {
-		case hint != nil && strings.TrimSpace(line) == "</details>":
-			hint.Body = strings.TrimSpace(strings.Join(body, "\n"))
-			current.addHint(*hint)
-			hint, body = nil, nil
-		case hint != nil:
-			body = append(body, line)
-		case exerciseHeading.MatchString(line):
-			m := exerciseHeading.FindStringSubmatch(line)
+	for _, line := range markdownLines(string(data)) {
+		if m := exerciseHeading.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			list = append(list, ExerciseInfo{Number: n, Title: m[2]})
-			current = &list[len(list)-1]
-		case strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "### "):
-			current = nil // a section that is not an exercise: its <details> are not hints
-		case current != nil && hintOpening.MatchString(line):
-			m := hintOpening.FindStringSubmatch(line)
-			n, _ := strconv.Atoi(m[1])
-			hint = &Hint{Level: n, Title: m[2]}
 		}
 	}
 	return list, nil
 }
 
-// CheckHintMarkup is what `make test` asks of every README: each exercise has hint levels
-// 1, 2, 3 in order, each closed, none empty. Tools read the hints, so a typo would hide one.
-func CheckHintMarkup(readme string) []string {
-	list, err := ReadExercises(readme)
+// readHints reads a hints file into the levels of each exercise, keyed by exercise number.
+func readHints(path string) (map[int][]Hint, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	hints := map[int][]Hint{}
+	exercise := 0
+	var current *Hint
+	var body []string
+	flush := func() {
+		if current != nil {
+			current.Body = strings.TrimSpace(strings.Join(body, "\n"))
+			hints[exercise] = append(hints[exercise], *current)
+		}
+		current, body = nil, nil
+	}
+	for _, line := range markdownLines(string(data)) {
+		switch {
+		case hintsExercise.MatchString(line):
+			flush()
+			exercise, _ = strconv.Atoi(hintsExercise.FindStringSubmatch(line)[1])
+		case exercise > 0 && hintHeading.MatchString(line):
+			flush()
+			m := hintHeading.FindStringSubmatch(line)
+			n, _ := strconv.Atoi(m[1])
+			current = &Hint{Level: n, Title: m[2]}
+		case strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "## "):
+			flush()
+			exercise = 0 // a heading that is not an exercise's ends its hints
+		case current != nil:
+			body = append(body, line)
+		}
+	}
+	flush()
+	return hints, nil
+}
+
+// markdownLines splits text into lines, blanking the headings inside fenced code blocks so that
+// a "### ..." line in a code sample is never taken for a heading.
+func markdownLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	fenced := false
+	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced && strings.HasPrefix(line, "#") {
+			lines[i] = " " + line
+		}
+	}
+	return lines
+}
+
+// CheckHintMarkup is what `make test` asks of every lesson: the README names its exercises
+// 1, 2, 3... in order and folds no hint into its body; the hints file gives each exercise the
+// levels 1, 2, 3 in order, none empty, and no exercise the README lacks. The tools read both,
+// so a typo would hide a hint.
+func CheckHintMarkup(lessonDir string) []string {
+	list, err := ReadExercises(lessonDir)
 	if err != nil {
 		return []string{err.Error()}
 	}
-	var problems []string
+	problems := checkReadmeHasNoHints(filepath.Join(lessonDir, ReadmeFile))
 	if len(list) == 0 {
-		problems = append(problems, "no \"### Exercise N: title\" sections")
+		problems = append(problems, "README.md has no \"### Exercise N: title\" sections")
 	}
 	for i, e := range list {
 		if e.Number != i+1 {
-			problems = append(problems, fmt.Sprintf("exercise sections out of order: \"Exercise %d\" comes where %d was expected", e.Number, i+1))
+			problems = append(problems, fmt.Sprintf("README.md: exercise sections out of order: \"Exercise %d\" comes where %d was expected", e.Number, i+1))
 		}
-		var levels []string
-		for j, h := range e.Hints {
-			levels = append(levels, strconv.Itoa(h.Level))
-			if h.Level != j+1 || h.Body == "" {
-				problems = append(problems, fmt.Sprintf("exercise %d: hint levels must be 1, 2, 3 in order, each with a body", e.Number))
-				break
-			}
-		}
-		if len(e.Hints) < 3 {
-			problems = append(problems, fmt.Sprintf("exercise %d has hint levels [%s], want 1, 2 and 3 (<details><summary>Hint N: ...</summary> ... </details>)", e.Number, strings.Join(levels, " ")))
+		problems = append(problems, checkLevels(e)...)
+	}
+	hints, err := readHints(filepath.Join(lessonDir, HintsFile))
+	if err != nil {
+		return append(problems, fmt.Sprintf("no %s beside the README: %v", HintsFile, err))
+	}
+	for n := range hints {
+		if n < 1 || n > len(list) {
+			problems = append(problems, fmt.Sprintf("%s has hints for exercise %d, which README.md does not name", HintsFile, n))
 		}
 	}
 	return problems
+}
+
+func checkReadmeHasNoHints(readme string) []string {
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if foldedHint.MatchString(line) {
+			return []string{fmt.Sprintf("README.md:%d folds a hint level into the README, where every reader sees it: move it to %s", i+1, HintsFile)}
+		}
+	}
+	return nil
+}
+
+func checkLevels(e ExerciseInfo) []string {
+	var levels []string
+	for j, h := range e.Hints {
+		levels = append(levels, strconv.Itoa(h.Level))
+		if h.Level != j+1 || h.Body == "" {
+			return []string{fmt.Sprintf("%s, exercise %d: hint levels must be 1, 2, 3 in order, each with a body", HintsFile, e.Number)}
+		}
+	}
+	if len(e.Hints) < 3 {
+		return []string{fmt.Sprintf("%s, exercise %d has hint levels [%s], want 1, 2 and 3 (\"### Hint N: title\" under \"## Exercise %d\")", HintsFile, e.Number, strings.Join(levels, " "), e.Number)}
+	}
+	return nil
 }
