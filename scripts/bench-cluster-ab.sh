@@ -29,8 +29,18 @@ trap cleanup EXIT
 
 mkdir -p "$SCRATCH/a" "$SCRATCH/b" "$SCRATCH/a-cache"
 git worktree add --quiet --detach "$SCRATCH/src" "$REF"
-(cd "$SCRATCH/src" && go build -o "$SCRATCH/a/" ./scripts/cluster)
-go build -o "$SCRATCH/b/" ./scripts/cluster
+# clusterTool SRC OUT builds SRC's cluster tool as OUT/cluster: `workshop cluster` since the one
+# workshop command, ./scripts/cluster before it (so side A may be an older revision).
+clusterTool() {
+  if [ -d "$1/scripts/workshop" ]; then
+    (cd "$1" && go build -o "$2/" ./scripts/workshop)
+    printf '#!/bin/sh\nexec "%s" cluster "$@"\n' "$2/workshop" > "$2/cluster" && chmod +x "$2/cluster"
+  else
+    (cd "$1" && go build -o "$2/" ./scripts/cluster)
+  fi
+}
+clusterTool "$SCRATCH/src" "$SCRATCH/a"
+clusterTool "$PWD" "$SCRATCH/b"
 [ -d "$CACHE" ] && cp -al "$CACHE/." "$SCRATCH/a-cache/"
 echo "$SCRATCH/a-cache" > "$SCRATCH/a/cache"
 echo "$CACHE" > "$SCRATCH/b/cache"

@@ -22,11 +22,11 @@ cp -r lessons/01-gvk-gvr "$scratch/lessons/"
 cp go.work.sum "$scratch/"
 # The same modules as the workspace (so the build cache serves every dependency), lesson 01 copied.
 sed -E "s#^(\s+)\./(.*)#\1$root/\2#; s#$root/lessons/01-gvk-gvr#./lessons/01-gvk-gvr#" go.work > "$scratch/go.work"
-go build -o "$scratch/.cache/bin/check" ./scripts/check
+go build -o "$scratch/.cache/bin/" ./scripts/workshop
 
 cd "$scratch"
 log=$scratch/watch.log
-NO_COLOR=1 .cache/bin/check watch 01 1 </dev/null >"$log" 2>&1 &
+NO_COLOR=1 WORKSHOP_CLUSTER_DIR="$root/.cluster" .cache/bin/workshop watch 01 1 </dev/null >"$log" 2>&1 &
 pid=$!
 wait_for() { # wait_for N: until the log holds N verdict lines
   for _ in $(seq 1 1800); do

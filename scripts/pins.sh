@@ -8,7 +8,7 @@ pins=$PWD/scripts/versions/versions.env
 pin() { awk -F= -v k="$1" '$1 == k {print $2}' "$pins"; }
 
 # Library pins: keys that are module paths.
-for mod in $(find lessons scripts -name go.mod -not -path '*/localcluster/build/*'); do
+for mod in $(find lessons scripts -name go.mod -not -path '*/cluster/local/build/*'); do
   dir=$(dirname "$mod")
   for path in $(awk -F= '/^[a-z].*\// {print $1}' "$pins"); do
     if (cd "$dir" && go mod edit -json | grep -q "\"Path\": \"$path\""); then
@@ -18,12 +18,12 @@ for mod in $(find lessons scripts -name go.mod -not -path '*/localcluster/build/
 done
 
 # Builder modules: Kubernetes, its staging modules, etcd. They are outside go.work; tidy them alone.
-kube=scripts/internal/localcluster/build/kube
+kube=scripts/internal/cluster/local/build/kube
 (cd "$kube" && go mod edit -require="k8s.io/kubernetes@$(pin KUBERNETES_VERSION)")
 for old in $(cd "$kube" && go mod edit -json | awk -F'"' '/"Old"/ {getline; print $4}'); do
   (cd "$kube" && go mod edit -replace="$old=$old@$(pin KUBERNETES_STAGING_VERSION)")
 done
-etcd=scripts/internal/localcluster/build/etcd
+etcd=scripts/internal/cluster/local/build/etcd
 (cd "$etcd" && go mod edit -require="go.etcd.io/etcd/server/v3@$(pin ETCD_VERSION)")
 for dir in "$kube" "$etcd"; do (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go mod tidy); done
 

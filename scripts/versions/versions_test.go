@@ -17,7 +17,7 @@ import (
 func TestEveryGoModMatchesThePins(t *testing.T) {
 	pins := versions.Load()
 	for _, path := range goModFiles(t) {
-		if strings.Contains(path, filepath.Join("localcluster", "build")) {
+		if strings.Contains(path, filepath.Join("cluster", "local", "build")) {
 			continue // the builder modules follow Kubernetes' own versions: see the next test
 		}
 		mod := parse(t, path)
@@ -32,7 +32,7 @@ func TestEveryGoModMatchesThePins(t *testing.T) {
 // TestBuilderModulesMatchThePins checks the local cluster's builder modules: Kubernetes, its
 // staging modules and etcd at the pinned versions.
 func TestBuilderModulesMatchThePins(t *testing.T) {
-	build := filepath.Join(root(t), "scripts", "internal", "localcluster", "build")
+	build := filepath.Join(root(t), "scripts", "internal", "cluster", "local", "build")
 	kube := parse(t, filepath.Join(build, "kube", "go.mod"))
 	wantRequire(t, kube, "k8s.io/kubernetes", versions.Kubernetes())
 	staging := versions.Load().Get("KUBERNETES_STAGING_VERSION")

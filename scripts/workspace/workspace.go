@@ -4,7 +4,9 @@ package workspace
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // Root walks up from the working directory to the folder that holds go.work.
@@ -52,4 +54,13 @@ func KindClusterName() string {
 		return name
 	}
 	return KindCluster
+}
+
+// GoEnv is `go env key`, "" when go cannot say (not on PATH, an unknown key).
+func GoEnv(key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

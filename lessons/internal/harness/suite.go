@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"workshop.local/scripts/workspace"
 )
 
 // Limits that keep every spec bounded. Specs declare SpecTimeout(harness.Timeout); a learner's
@@ -59,11 +60,11 @@ func RunSuite(t *testing.T, lesson string) {
 // answers, and returns the clients. Call it from the suite's BeforeSuite; on a problem it fails
 // the suite with one sentence that says what to do.
 func Connect(ctx context.Context) *Cluster {
-	cfg, err := LoadConfig()
+	cfg, err := workspace.LoadConfig()
 	if err != nil {
 		Fail(err.Error())
 	}
-	if err := CheckReachable(ctx, cfg); err != nil {
+	if err := workspace.CheckReachable(ctx, cfg); err != nil {
 		Fail(err.Error())
 	}
 	// The specs' own clients may burst (a failure dump lists every resource); the config handed

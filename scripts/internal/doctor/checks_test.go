@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"workshop.local/scripts/internal/kindcluster"
+	"workshop.local/scripts/internal/cluster/kind"
 	"workshop.local/scripts/workspace"
 )
 
@@ -13,7 +13,7 @@ func ready() Facts {
 	return Facts{
 		OS: "linux", Arch: "amd64", GoVersion: "go1.26.8", GoWanted: "1.26.0", Make: true, Git: true,
 		DiskFree: 50 * gib, MemAvail: 8 * gib,
-		Engine:      kindcluster.Engine{Detail: "no container engine is installed"},
+		Engine:      kind.Engine{Detail: "no container engine is installed"},
 		ClusterKind: "local", ClusterWhy: "no container engine answers",
 		GoProxy: "https://proxy.golang.org,direct", ProxyReached: true,
 		BinariesDir: "/cache/k", KindImage: "kindest/node:v1@sha256:x",
@@ -67,7 +67,7 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 		{"tight disk", func(f *Facts) { f.DiskFree = 6 * gib }, "free disk", Warn, "6 GiB"},
 		{"little memory", func(f *Facts) { f.MemAvail = gib }, "memory", Fail, "close other programs"},
 		{"Docker stopped", func(f *Facts) {
-			f.Engine = kindcluster.Engine{Name: "docker", Installed: true, Detail: "Cannot connect to the Docker daemon"}
+			f.Engine = kind.Engine{Name: "docker", Installed: true, Detail: "Cannot connect to the Docker daemon"}
 		}, "container engine", Warn, "systemctl start docker"},
 		{"bad CLUSTER", func(f *Facts) { f.ClusterErr = `CLUSTER="kube" is not a kind of cluster` }, "cluster kind", Fail, "unset CLUSTER"},
 		{"offline with modules missing", func(f *Facts) {
@@ -76,7 +76,7 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 		{"offline with everything downloaded", func(f *Facts) { f.ProxyReached = false }, "module proxy", Warn, "already downloaded"},
 		{"local cluster not built", func(f *Facts) { f.BinariesMissing = []string{"etcd"} }, "cluster binaries", Fail, "make prepare"},
 		{"kind without its image", func(f *Facts) {
-			f.Engine = kindcluster.Engine{Name: "podman", Installed: true, Answers: true}
+			f.Engine = kind.Engine{Name: "podman", Installed: true, Answers: true}
 			f.ClusterKind = "kind"
 		}, "kind node image", Fail, "make kind-pull"},
 		{"cold lessons", func(f *Facts) { f.StalePkgs = 120 }, "lesson test binaries", Warn, "120 packages"},
@@ -107,7 +107,7 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 
 func TestKindLaptopNeedsNoClusterBinaries(t *testing.T) {
 	f := ready()
-	f.Engine = kindcluster.Engine{Name: "docker", Installed: true, Answers: true}
+	f.Engine = kind.Engine{Name: "docker", Installed: true, Answers: true}
 	f.ClusterKind, f.KindImagePresent, f.BinariesMissing = "kind", true, []string{"etcd", "kube-apiserver"}
 	r := Evaluate(f)
 	if c := find(t, r, "cluster binaries"); c.Status != Warn {

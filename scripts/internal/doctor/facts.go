@@ -3,7 +3,7 @@
 // is a pure function of Facts, so it is tested over made-up machines without touching this one.
 package doctor
 
-import "workshop.local/scripts/internal/kindcluster"
+import "workshop.local/scripts/internal/cluster/kind"
 
 // Facts is everything the checks look at. Gather fills it from this machine; tests write it.
 type Facts struct {
@@ -18,7 +18,7 @@ type Facts struct {
 	MemAvail   uint64 // bytes of memory available; 0 when unknown
 	MemIsTotal bool   // MemAvail is the machine's total (macOS), not what is free now
 
-	Engine      kindcluster.Engine
+	Engine      kind.Engine
 	ClusterKind string // what CLUSTER (auto by default) picks: "kind" or "local"
 	ClusterWhy  string
 	ClusterErr  string // CLUSTER is invalid or conflicts with the existing cluster

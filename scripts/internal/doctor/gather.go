@@ -13,10 +13,10 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
-	"workshop.local/scripts/internal/clusterkind"
-	"workshop.local/scripts/internal/kindcluster"
+	"workshop.local/scripts/internal/cluster"
+	"workshop.local/scripts/internal/cluster/kind"
+	"workshop.local/scripts/internal/cluster/local"
 	"workshop.local/scripts/internal/lessons"
-	"workshop.local/scripts/internal/localcluster"
 	"workshop.local/scripts/internal/probe"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
@@ -27,23 +27,23 @@ import (
 // pulled or started, and no go command may reach the network (GOPROXY=off for go list).
 func Gather(ctx context.Context, root string) Facts {
 	f := Facts{OS: runtime.GOOS, Arch: runtime.GOARCH, WSL: isWSL(), GoWanted: goWorkVersion(root)}
-	f.GoVersion = goEnv("GOVERSION")
+	f.GoVersion = workspace.GoEnv("GOVERSION")
 	f.Make, f.Git = onPath("make"), onPath("git")
 	f.DiskFree = diskFree(root)
 	f.MemAvail, f.MemIsTotal = memAvailable()
 
 	clusterDir := workspace.ClusterDir(root)
-	f.Engine = kindcluster.DetectEngine(ctx)
+	f.Engine = kind.DetectEngine(ctx)
 
-	f.GoProxy = goEnv("GOPROXY")
+	f.GoProxy = workspace.GoEnv("GOPROXY")
 	f.KitInUse, f.ProxyReached, f.ProxyDetail = probeProxy(ctx, f.GoProxy)
 
-	if bins, err := localcluster.DefaultBinaries(root); err == nil {
+	if bins, err := local.DefaultBinaries(root); err == nil {
 		f.BinariesDir, f.BinariesMissing = bins.Dir, bins.Missing()
 	}
 	f.KindImage = versions.KindNodeImage()
 	if f.Engine.Answers {
-		f.KindImagePresent = exec.CommandContext(ctx, f.Engine.Name, "image", "inspect", f.KindImage).Run() == nil
+		f.KindImagePresent = f.Engine.ImagePresent(ctx, f.KindImage)
 	}
 
 	// Without the network: GOPROXY=off, or the kit, which is a folder on this laptop.
@@ -58,9 +58,8 @@ func Gather(ctx context.Context, root string) Facts {
 	}
 	f.ClusterUp, f.UpDetail = apiAnswers(ctx, f.Kubeconfig, f.KubeconfigOK)
 
-	existing := readTrimmed(filepath.Join(clusterDir, "cluster-type"))
-	kind, why, err := clusterkind.Decide(os.Getenv("CLUSTER"), gatheredProbe{ctx, &f, existing})
-	f.ClusterKind, f.ClusterWhy = kind, why
+	runtime, why, err := cluster.Decide(os.Getenv("CLUSTER"), gatheredProbe{ctx, &f, cluster.Recorded(clusterDir)})
+	f.ClusterKind, f.ClusterWhy = runtime, why
 	if err != nil {
 		f.ClusterErr = err.Error()
 	}
@@ -76,27 +75,14 @@ type gatheredProbe struct {
 	existing string
 }
 
-func (p gatheredProbe) Existing() string                   { return p.existing }
-func (p gatheredProbe) Active(string) bool                 { return p.f.ClusterUp }
-func (p gatheredProbe) Engine() kindcluster.Engine         { return p.f.Engine }
-func (p gatheredProbe) ImagePresent() bool                 { return p.f.KindImagePresent }
-func (p gatheredProbe) Pullable() error                    { return p.f.Engine.Pullable(p.ctx, p.f.KindImage) }
-func (gatheredProbe) LocalInstead(kindcluster.Engine) bool { return false }
+func (p gatheredProbe) Existing() string            { return p.existing }
+func (p gatheredProbe) Active(string) bool          { return p.f.ClusterUp }
+func (p gatheredProbe) Engine() kind.Engine         { return p.f.Engine }
+func (p gatheredProbe) ImagePresent() bool          { return p.f.KindImagePresent }
+func (p gatheredProbe) Pullable() error             { return p.f.Engine.Pullable(p.ctx, p.f.KindImage) }
+func (gatheredProbe) LocalInstead(kind.Engine) bool { return false }
 
 func onPath(name string) bool { _, err := exec.LookPath(name); return err == nil }
-
-func goEnv(key string) string {
-	out, err := exec.Command("go", "env", key).Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func readTrimmed(path string) string {
-	data, _ := os.ReadFile(path)
-	return strings.TrimSpace(string(data))
-}
 
 // goWorkVersion is the go line of go.work ("1.26.0"): the oldest Go the workspace builds with.
 func goWorkVersion(root string) string {

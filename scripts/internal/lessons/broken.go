@@ -10,19 +10,12 @@ import (
 	"strings"
 )
 
-// Broken operators: a prototype of lesson 10's exercise 6, "write your own specs" (see
-// lessons/10-operator/STATUS.md). The learner's spec file is run against the reference operator
+// Broken operators, for a lesson's "write your own specs" exercise (lesson.yaml's ownSpecs:
+// lesson 10's exercise 6). The learner's spec file is run against the reference operator
 // (every spec must pass) and against broken operators shipped with the lesson (each must make a
 // spec fail). A broken operator is solutions/NN-topic/broken/<name>/: one or more replacements
 // for the operator's learner files, the first (by name) opening with
 // "// Broken: <the kind of behaviour it gets wrong>." — the only thing a learner is told of it.
-
-// SpecsFile is the learner's spec file, in the lesson's folder, and SpecsExercise the label
-// its specs carry.
-const (
-	SpecsFile     = "my_specs_test.go"
-	SpecsExercise = 6
-)
 
 // Broken is one broken operator.
 type Broken struct {
@@ -36,7 +29,7 @@ var brokenHeader = regexp.MustCompile(`^// Broken: (.+)\.$`)
 
 // ReferenceSpecs is the lesson's own answer to the exercise: the spec file that must catch every
 // broken operator.
-func (l Lesson) ReferenceSpecs() string { return filepath.Join(l.SolutionDir, SpecsFile) }
+func (l Lesson) ReferenceSpecs() string { return filepath.Join(l.SolutionDir, l.OwnSpecs().File) }
 
 // BrokenOperators lists the lesson's broken operators in name order; a malformed one is listed
 // with its Problem set.
@@ -104,13 +97,13 @@ func readBrokenHeader(path string) (string, error) {
 }
 
 // SpecsOverlay is the reference operator (the solution's files) with specs, a spec file, in
-// place as the lesson's SpecsFile.
+// place as the lesson's own-specs file.
 func (l Lesson) SpecsOverlay(specs string) (map[string]string, error) {
 	overlay, err := l.SolutionOverlay()
 	if err != nil {
 		return nil, err
 	}
-	overlay[filepath.Join(l.Dir, SpecsFile)] = specs
+	overlay[filepath.Join(l.Dir, l.OwnSpecs().File)] = specs
 	return overlay, nil
 }
 

@@ -8,9 +8,10 @@ import (
 
 // TestBrokenOperatorsAreValidatedAndOverlaid proves a malformed broken operator is reported with
 // its reason, and a well-formed one is read and overlaid over the reference operator, with the
-// spec file under test in place as the lesson's SpecsFile.
+// spec file under test in place as the lesson's own-specs file.
 func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 	l := fakeLesson(t)
+	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
 	const good = "// Broken: it does nothing.\n// How: every function is empty.\n\npackage demo\n"
 	cases := map[string]struct{ file, content, problem string }{
 		"fine":         {"demo.go", good, ""},
@@ -41,7 +42,7 @@ func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if overlay[filepath.Join(l.Dir, "demo.go")] != b.Files[0] || overlay[filepath.Join(l.Dir, SpecsFile)] != "/specs/my_specs_test.go" {
+		if overlay[filepath.Join(l.Dir, "demo.go")] != b.Files[0] || overlay[filepath.Join(l.Dir, "my_specs_test.go")] != "/specs/my_specs_test.go" {
 			t.Errorf("the overlay should hold the broken file and the spec file, got %v", overlay)
 		}
 	}

@@ -8,12 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
 
-// Generated files: a lesson whose Makefile has a `generate:` target (lesson 10: controller-gen
+// Generated files: a lesson whose lesson.yaml declares `generate` (lesson 10: controller-gen
 // writes zz_generated.deepcopy.go and config/crd/ from the learner's API types) commits what it
 // generates. Its solution commits the manifests its own types generate, under the same paths in
 // solutions/NN-topic/ (the deepcopy functions do not depend on markers, so the lesson's serve
@@ -22,14 +21,6 @@ import (
 
 // generatedDir is the folder of generated files other than Go, relative to the lesson.
 const generatedDir = "config"
-
-var generateTarget = regexp.MustCompile(`(?m)^generate:`)
-
-// Generates says whether the lesson has a `make generate`.
-func (l Lesson) Generates() bool {
-	data, err := os.ReadFile(filepath.Join(l.Dir, "Makefile"))
-	return err == nil && generateTarget.Match(data)
-}
 
 // solutionGenerated maps each generated file of the lesson to the solution's copy, for the
 // solution overlay: every file under solutions/NN-topic/config/.
@@ -50,10 +41,10 @@ func (l Lesson) solutionGenerated() (map[string]string, error) {
 	return overlay, err
 }
 
-// Generate runs the lesson's `make generate` on a copy of its package with overlay applied (nil:
+// Generate runs the lesson's generator on a copy of its package with overlay applied (nil:
 // the files as they are), writing into out, and returns the generated files relative to out.
 // The copy, in out/src with the lesson's go.mod and go.sum, is built outside the workspace
-// (GOWORK=off): controller-gen reads files from disk and knows nothing of -overlay.
+// (GOWORK=off): a generator reads files from disk and knows nothing of -overlay.
 func (l Lesson) Generate(ctx context.Context, overlay map[string]string, out string) ([]string, error) {
 	src := filepath.Join(out, "src")
 	if err := os.RemoveAll(out); err != nil {
@@ -63,11 +54,8 @@ func (l Lesson) Generate(ctx context.Context, overlay map[string]string, out str
 		return nil, err
 	}
 	gen := filepath.Join(out, "generated")
-	cmd := exec.CommandContext(ctx, "make", "-s", "generate", "SOURCES="+src, "GENERATED="+gen)
-	cmd.Dir = l.Dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("make generate in lesson %s failed: %v\n%s", l.Number, err, b)
+	if err := l.RunGenerator(ctx, src, gen, true); err != nil {
+		return nil, err
 	}
 	var files []string
 	err := filepath.WalkDir(gen, func(path string, d fs.DirEntry, err error) error {
@@ -148,7 +136,7 @@ func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, e
 	}
 	for _, f := range starter {
 		got := filepath.Join(scratch, "generate-"+l.Name+"-starter", "generated", f)
-		stale = append(stale, differs(got, filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f, "run make generate in lessons/"+l.Name)...)
+		stale = append(stale, differs(got, filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f, "run make generate LESSON="+l.Number)...)
 	}
 	overlay, err := l.SolutionOverlay()
 	if err != nil {
@@ -184,6 +172,37 @@ func differs(generated, committed, name, fix string) []string {
 		return []string{name + ": " + err.Error()}
 	case !bytes.Equal(want, have):
 		return []string{name + ": stale; " + fix}
+	}
+	return nil
+}
+
+// RunGenerator builds the lesson's generator from its tools module (into the workspace's
+// .cache/bin, a second when it is current) and runs it on the package in src, writing into out.
+// Outside the workspace (isolated), src is a copy with its own go.mod: GOWORK=off.
+func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool) error {
+	g := l.Manifest.Generate
+	toolsDir, _ := l.ToolsModule()
+	if g == nil || toolsDir == "" {
+		return fmt.Errorf("lesson %s generates nothing (no generate in %s, or no tools/go.mod)", l.Number, ManifestFile)
+	}
+	root := filepath.Dir(filepath.Dir(l.Dir)) // lessons/NN-topic is two folders below the root
+	binary := filepath.Join(root, ".cache", "bin", filepath.Base(g.Tool))
+	build := exec.CommandContext(ctx, "go", "build", "-o", binary, g.Tool)
+	build.Dir, build.Env = toolsDir, append(os.Environ(), "GOWORK=off")
+	if b, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s for lesson %s failed: %v\n%s", g.Tool, l.Number, err, b)
+	}
+	args := make([]string, len(g.Args))
+	for i, a := range g.Args {
+		args[i] = strings.ReplaceAll(a, "{out}", out)
+	}
+	run := exec.CommandContext(ctx, binary, args...)
+	run.Dir, run.Env = src, os.Environ()
+	if isolated {
+		run.Env = append(run.Env, "GOWORK=off")
+	}
+	if b, err := run.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %s in lesson %s failed: %v\n%s", filepath.Base(g.Tool), strings.Join(args, " "), l.Number, err, b)
 	}
 	return nil
 }

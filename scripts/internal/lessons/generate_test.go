@@ -8,15 +8,43 @@ import (
 	"testing"
 )
 
-// generatingLesson is fakeLesson with a `make generate` that needs no controller-gen: it
-// copies the marker lines of the package's Go files to config/markers.txt (the manifest) and
-// writes a fixed zz_generated.go, both into GENERATED, from SOURCES.
+// fakeGenerator is a generator that needs no controller-gen: it copies the marker lines of the
+// package's non-test Go files to config/markers.txt (the manifest) and writes a fixed
+// zz_generated.go, both into the folder its argument names.
+const fakeGenerator = `package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	out := os.Args[1]
+	files, _ := filepath.Glob("*.go")
+	var markers []string
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		for _, line := range strings.Split(string(data), "\n") {
+			if !strings.HasSuffix(f, "_test.go") && strings.Contains(line, "+marker") {
+				markers = append(markers, line+"\n")
+			}
+		}
+	}
+	_ = os.MkdirAll(filepath.Join(out, "config"), 0o755)
+	_ = os.WriteFile(filepath.Join(out, "config", "markers.txt"), []byte(strings.Join(markers, "")), 0o644)
+	_ = os.WriteFile(filepath.Join(out, "zz_generated.go"), []byte("package demo\n"), 0o644)
+}
+`
+
+// generatingLesson is fakeLesson with a generator, declared as lesson.yaml declares one: a tool
+// of the lesson's tools module.
 func generatingLesson(t *testing.T) Lesson {
 	t.Helper()
 	l := fakeLesson(t)
-	write(t, filepath.Join(l.Dir, "Makefile"), "SOURCES ?= .\nGENERATED ?= $(abspath .)\ngenerate:\n"+
-		"\t@mkdir -p $(GENERATED)/config && cat $(SOURCES)/*.go | grep '+marker' > $(GENERATED)/config/markers.txt; true\n"+
-		"\t@echo 'package demo' > $(GENERATED)/zz_generated.go\n")
+	l.Manifest.Generate = &Generate{Tool: "demotools/gen", Args: []string{"{out}"}}
+	write(t, filepath.Join(l.Dir, "tools", "go.mod"), "module demotools\n\ngo 1.26\n")
+	write(t, filepath.Join(l.Dir, "tools", "gen", "main.go"), fakeGenerator)
 	write(t, filepath.Join(l.Dir, "go.mod"), "module demo\n")
 	write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\n// TODO(exercise 1): do it.\n")
 	write(t, filepath.Join(l.Dir, "demo_test.go"), "package demo\n\n// +marker from a test: never generated from\n")
@@ -27,7 +55,7 @@ func generatingLesson(t *testing.T) Lesson {
 	return l
 }
 
-// TestGeneratedFilesAreCheckedAndOverlaid proves a lesson with `make generate` is found, its
+// TestGeneratedFilesAreCheckedAndOverlaid proves a lesson that declares a generator is found, its
 // committed files are compared with what its starter and its solution generate, the
 // solution's manifests are part of the solution overlay, and a wrong solution gets a manifest
 // generated from its own code.
@@ -35,7 +63,7 @@ func TestGeneratedFilesAreCheckedAndOverlaid(t *testing.T) {
 	ctx := context.Background()
 	l := generatingLesson(t)
 	if !l.Generates() || fakeLesson(t).Generates() {
-		t.Fatal("Generates should be true exactly for a lesson whose Makefile has a generate: target")
+		t.Fatal("Generates should be true exactly for a lesson whose lesson.yaml declares generate")
 	}
 	stale, err := l.StaleGenerated(ctx, t.TempDir())
 	if err != nil || len(stale) != 0 {

@@ -15,10 +15,11 @@ import (
 
 // Lesson is one numbered lesson module, lessons/NN-topic, and its solutions/NN-topic folder.
 type Lesson struct {
-	Name        string // "01-gvk-gvr"
-	Number      string // "01"
-	Dir         string // absolute path of lessons/01-gvk-gvr
-	SolutionDir string // absolute path of solutions/01-gvk-gvr
+	Name        string   // "01-gvk-gvr"
+	Number      string   // "01"
+	Dir         string   // absolute path of lessons/01-gvk-gvr
+	SolutionDir string   // absolute path of solutions/01-gvk-gvr
+	Manifest    Manifest // what lesson.yaml declares special about it (manifest.go)
 }
 
 var lessonDirName = regexp.MustCompile(`^(\d\d)-[a-z0-9-]+$`)
@@ -35,11 +36,15 @@ func Discover(root string) ([]Lesson, error) {
 		if !e.IsDir() || m == nil {
 			continue
 		}
-		found = append(found, Lesson{
+		l := Lesson{
 			Name: e.Name(), Number: m[1],
 			Dir:         filepath.Join(root, "lessons", e.Name()),
 			SolutionDir: filepath.Join(root, "solutions", e.Name()),
-		})
+		}
+		if l.Manifest, err = readManifest(l.Dir); err != nil {
+			return nil, err
+		}
+		found = append(found, l)
 	}
 	sort.Slice(found, func(i, j int) bool { return found[i].Name < found[j].Name })
 	return found, nil
@@ -151,6 +156,18 @@ func OverlaidName(file string) string {
 		return base + "_overlaid_test.go"
 	}
 	return strings.TrimSuffix(file, ".go") + "_overlaid.go"
+}
+
+// ExercisesWithTODO lists the exercises that have a TODO marker in the learner files: what the
+// lesson asks of a learner, known without running anything.
+func (l Lesson) ExercisesWithTODO() []int {
+	var numbers []int
+	for n := 1; n < 100; n++ {
+		if file, _ := l.TODO(n); file != "" {
+			numbers = append(numbers, n)
+		}
+	}
+	return numbers
 }
 
 // TODO is where an exercise's edit point is: the first "TODO(exercise N)" in a learner file.

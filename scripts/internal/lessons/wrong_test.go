@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,25 +28,33 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
+// patchOf is a wrong solution of demo.go: header, blank line, a diff that turns the solution's
+// "package demo" line into "package demo // wrong".
+func patchOf(header string) string {
+	return header + "\n\n--- a/demo.go\n+++ b/demo.go\n@@ -1 +1 @@\n-package demo\n+package demo // wrong\n"
+}
+
 // TestWrongSolutionsAreValidated proves each malformed wrong solution is reported with its
-// reason rather than dropped or run, and a well-formed one is read and overlaid.
+// reason rather than dropped or run, and a well-formed one is read, applied and overlaid.
 func TestWrongSolutionsAreValidated(t *testing.T) {
 	l := fakeLesson(t)
-	const good = "// Wrong (exercise 1): it does nothing.\n// Why that is wrong.\n\npackage demo\n"
-	cases := map[string]struct{ file, content, problem string }{
-		"fine":             {"demo.go", good, ""},
-		"Not-Kebab":        {"demo.go", good, "kebab-case"},
-		"not-editable":     {"other.go", good, "not a learner-editable file"},
-		"bad-first-line":   {"demo.go", "// Wrong: it does nothing.\n// Why.\n\npackage demo\n", "the first line must be"},
-		"no-dot":           {"demo.go", "// Wrong (exercise 1): it does nothing\n// Why.\n\npackage demo\n", "the first line must be"},
-		"no-why":           {"demo.go", "// Wrong (exercise 1): it does nothing.\n\npackage demo\n", "more // lines"},
-		"no-blank-line":    {"demo.go", "// Wrong (exercise 1): it does nothing.\n// Why.\npackage demo\n", "blank line and the package clause"},
-		"no-such-exercise": {"demo.go", strings.Replace(good, "exercise 1", "exercise 7", 1), "has no exercise 7"},
+	const header = "Wrong (exercise 1): it does nothing.\nWhy that is wrong."
+	good := patchOf(header)
+	cases := map[string]struct{ content, problem string }{
+		"fine":             {good, ""},
+		"Not-Kebab":        {good, "kebab-case"},
+		"not-editable":     {strings.ReplaceAll(good, "demo.go", "other.go"), "not a learner-editable file"},
+		"bad-first-line":   {patchOf("Wrong: it does nothing.\nWhy."), "the first line must be"},
+		"no-dot":           {patchOf("Wrong (exercise 1): it does nothing\nWhy."), "the first line must be"},
+		"no-why":           {patchOf("Wrong (exercise 1): it does nothing."), "more lines must say why"},
+		"no-blank-line":    {strings.Replace(good, "\n\n---", "\n---", 1), "blank line before the diff"},
+		"two-files":        {good + "--- a/demo.go\n+++ b/demo.go\n", "exactly one file"},
+		"no-such-exercise": {strings.Replace(good, "exercise 1", "exercise 7", 1), "has no exercise 7"},
 	}
 	for name, c := range cases {
-		write(t, filepath.Join(l.WrongDir(), name, c.file), c.content)
+		write(t, filepath.Join(l.WrongDir(), name+PatchExt), c.content)
 	}
-	write(t, filepath.Join(l.WrongDir(), "loose.go"), good)
+	write(t, filepath.Join(l.WrongDir(), "old-style", "demo.go"), "package demo\n")
 	list, err := l.WrongSolutions()
 	if err != nil {
 		t.Fatal(err)
@@ -57,20 +66,67 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 		c, ok := cases[w.Name]
 		switch {
 		case !ok:
-			if w.Name != "loose.go" || !strings.Contains(w.Problem, "is a folder") {
-				t.Errorf("%s: want a problem about the folder layout, got %q", w.Name, w.Problem)
+			if w.Name != "old-style" || !strings.Contains(w.Problem, ".patch") {
+				t.Errorf("%s: want a problem about the layout, got %q", w.Name, w.Problem)
 			}
 		case c.problem == "" && w.Problem != "":
 			t.Errorf("%s: want no problem, got %q", w.Name, w.Problem)
 		case !strings.Contains(w.Problem, c.problem):
 			t.Errorf("%s: want a problem containing %q, got %q", w.Name, c.problem, w.Problem)
 		}
-		if w.Name == "fine" && (w.Exercise != 1 || w.Mistake != "it does nothing") {
-			t.Errorf("fine: want exercise 1 and the mistake read, got %d %q", w.Exercise, w.Mistake)
+		if w.Name == "fine" && (w.Exercise != 1 || w.Mistake != "it does nothing" || w.File != "demo.go") {
+			t.Errorf("fine: want exercise 1, the mistake and demo.go read, got %d %q %q", w.Exercise, w.Mistake, w.File)
 		}
 	}
-	overlay, err := l.WrongOverlay(Wrong{File: "demo.go", Path: "/wrong/demo.go"})
-	if err != nil || overlay[filepath.Join(l.Dir, "demo.go")] != "/wrong/demo.go" {
-		t.Fatalf("want demo.go overlaid by the wrong file, got %v (%v)", overlay, err)
+	fine := list[slices.IndexFunc(list, func(w Wrong) bool { return w.Name == "fine" })]
+	dir := t.TempDir()
+	overlay, err := l.WrongOverlay(fine, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := overlay[filepath.Join(l.Dir, "demo.go")]
+	if data, _ := os.ReadFile(applied); string(data) != "package demo // wrong\n" {
+		t.Fatalf("want demo.go overlaid by the patched solution, got %s: %q", applied, data)
+	}
+}
+
+// TestAPatchThatNoLongerAppliesIsReported proves a wrong solution whose reference moved on fails
+// with the reference's name and the way to remake it, instead of proving something else.
+func TestAPatchThatNoLongerAppliesIsReported(t *testing.T) {
+	l := fakeLesson(t)
+	write(t, filepath.Join(l.WrongDir(), "fine"+PatchExt), patchOf("Wrong (exercise 1): it does nothing.\nWhy."))
+	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package other\n")
+	list, _ := l.WrongSolutions()
+	_, err := l.Apply(list[0], t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "no longer applies to solutions/01-demo/demo.go") || !strings.Contains(err.Error(), "make wrong-edit LESSON=01 WRONG=fine") {
+		t.Fatalf("want the moved reference named and how to remake the patch, got %v", err)
+	}
+}
+
+// TestWrongPatchRoundTrips proves an edited copy of a solution file becomes a patch that reads
+// back as the same wrong solution and applies to the same file.
+func TestWrongPatchRoundTrips(t *testing.T) {
+	l := fakeLesson(t)
+	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\nfunc A() int { return 1 }\n")
+	edited := filepath.Join(t.TempDir(), "demo.go")
+	write(t, edited, "package demo\n\nfunc A() int { return 2 }\n")
+	patch, err := l.WrongPatch("Wrong (exercise 1): it returns 2.\nA caller counting on 1 breaks.\n", edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(l.WrongDir(), "two"+PatchExt), string(patch))
+	list, _ := l.WrongSolutions()
+	if len(list) != 1 || list[0].Problem != "" || list[0].File != "demo.go" {
+		t.Fatalf("the written patch should read back as a well-formed wrong solution, got %+v\n%s", list, patch)
+	}
+	applied, err := l.Apply(list[0], t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(applied); string(data) != "package demo\n\nfunc A() int { return 2 }\n" {
+		t.Fatalf("applied: %q", data)
+	}
+	if _, err := l.WrongPatch("Wrong (exercise 1): x.\ny", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
+		t.Fatal("a copy equal to the reference should be refused")
 	}
 }

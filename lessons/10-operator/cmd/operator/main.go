@@ -19,32 +19,36 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/scripts/workspace"
 )
 
 func main() {
-	kubeconfig := flag.String("workshop-kubeconfig", "../../.cluster/kubeconfig", "the workshop cluster's kubeconfig (only that one: this process writes to the cluster)")
 	directory := flag.String("directory-namespace", "site-directory", "the namespace of the site directory ConfigMap")
 	flag.Parse()
 	ctrl.SetLogger(textlogger.NewLogger(textlogger.NewConfig()))
-	if err := run(*kubeconfig, *directory); err != nil {
+	if err := run(*directory); err != nil {
 		fmt.Fprintln(os.Stderr, "operator:", err)
 		os.Exit(1)
 	}
 }
 
-func run(kubeconfig, directory string) error {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+func run(directory string) error {
+	// The workshop cluster's kubeconfig, found as the specs find it, and only that cluster's:
+	// this process writes to the cluster, so any other context is refused before any request.
+	cfg, err := workspace.LoadConfig()
 	if err != nil {
-		return fmt.Errorf("%w (is the workshop cluster up? make cluster)", err)
+		return err
 	}
 	ctx := ctrl.SetupSignalHandler()
+	if err := workspace.CheckReachable(ctx, cfg); err != nil {
+		return err
+	}
 	if err := installCRD(ctx, cfg); err != nil {
 		return err
 	}

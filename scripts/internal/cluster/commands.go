@@ -1,0 +1,222 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/lock"
+	"workshop.local/scripts/versions"
+	"workshop.local/scripts/workspace"
+)
+
+// Up chooses the runtime, starts or reuses the cluster and tells the learner what they got and
+// how to use it.
+func (c *Cluster) Up(ctx context.Context) error {
+	if err := c.choose(ctx); err != nil {
+		return err
+	}
+	return c.up(ctx)
+}
+
+func (c *Cluster) up(ctx context.Context) error {
+	fmt.Fprintf(c.out, "Workshop cluster: %s (%s).\n", c.runtime, c.why)
+	d, err := c.driver(ctx)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	if c.runtime == Kind {
+		return c.upKind(ctx, d)
+	}
+	if err := d.Up(ctx); err != nil {
+		return err
+	}
+	return c.recordAndPrint()
+}
+
+// upKind records the runtime before creating, so that `make cluster-down` can delete a cluster
+// that a Ctrl-C or a failure left half-created, and holds a lock so that two `make check` at
+// once do not both run kind's create.
+func (c *Cluster) upKind(ctx context.Context, d Runtime) error {
+	unlock, err := lock.File(ctx, filepath.Join(c.dir, "kind.lock"), c.out,
+		"another `make` is creating the kind cluster; waiting for it")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if !c.detect(ctx).Answers {
+		return d.Up(ctx) // says why kind cannot run; nothing was made, so nothing is recorded
+	}
+	if err := record(c.dir, c.runtime); err != nil {
+		return err
+	}
+	if err := d.Up(ctx); err != nil {
+		return err
+	}
+	return c.recordAndPrint()
+}
+
+func (c *Cluster) recordAndPrint() error {
+	if err := record(c.dir, c.runtime); err != nil {
+		return err
+	}
+	c.printUsage()
+	return nil
+}
+
+// Ensure is Up for other commands (make check): it starts the cluster only if it is not
+// running; when it is, it says so in one line.
+func (c *Cluster) Ensure(ctx context.Context) error {
+	if err := c.choose(ctx); err != nil {
+		return err
+	}
+	d, err := c.driver(ctx)
+	if err != nil {
+		return err
+	}
+	if Recorded(c.dir) == c.runtime && d.Running(ctx) {
+		fmt.Fprintf(c.out, "Workshop cluster: %s, running (kubeconfig %s).\n", c.runtime, c.Kubeconfig())
+		return nil
+	}
+	return c.up(ctx)
+}
+
+func (c *Cluster) printUsage() {
+	kubeconfig := c.Kubeconfig()
+	context := workspace.LocalContext
+	what := "embedded local cluster, Kubernetes " + versions.Kubernetes() + " built from source"
+	if c.runtime == Kind {
+		context, what = "kind-"+workspace.KindClusterName(), "kind cluster "+workspace.KindClusterName()
+	}
+	fmt.Fprintf(c.out, "\nReady: %s.\n  context:    %s\n  kubeconfig: %s\n", what, context, kubeconfig)
+	fmt.Fprintf(c.out, "For kubectl in this shell:\n  export KUBECONFIG=%s\n", kubeconfig)
+	if c.runtime == Local {
+		c.printKubectl()
+	}
+}
+
+// printKubectl points at the kubectl built with the local cluster: the machine's own may be many
+// minors behind the cluster, outside the one-minor skew kubectl supports.
+func (c *Cluster) printKubectl() {
+	bins, err := local.DefaultBinaries(c.root)
+	if err != nil {
+		return
+	}
+	kubectl := bins.Path("kubectl")
+	if _, err := os.Stat(kubectl); err != nil {
+		return
+	}
+	fmt.Fprintf(c.out, "kubectl %s, built with the cluster (yours may be older):\n  alias kubectl='%s'\n", versions.Kubernetes(), kubectl)
+}
+
+// Down stops the cluster. The local cluster keeps its data for the next `make cluster`;
+// a kind cluster is deleted, half-created or not, because kind has no stop.
+func (c *Cluster) Down(ctx context.Context) error {
+	recorded := Recorded(c.dir)
+	if recorded == "" {
+		fmt.Fprintln(c.out, "No workshop cluster has been started in this workspace; nothing to stop.")
+		return nil
+	}
+	c.runtime = recorded
+	d, err := c.driver(ctx)
+	if err != nil {
+		return err
+	}
+	if err := d.Down(); err != nil {
+		return err
+	}
+	if c.runtime == Kind {
+		forget(c.dir)
+		fmt.Fprintln(c.out, "Deleted the kind cluster "+workspace.KindClusterName()+" and everything in it.")
+		return nil
+	}
+	fmt.Fprintln(c.out, "Stopped the local cluster; its ports are free. Its data stays in "+c.dir+" for the next `make cluster`.")
+	return nil
+}
+
+// ErrNotRunning makes `make cluster-status` exit non-zero when the cluster is not up, so
+// scripts can test it; the printed lines say what is wrong.
+var ErrNotRunning = errors.New("the workshop cluster is not running: start it with `make cluster`")
+
+// Status prints the recorded runtime and the state of each of its parts.
+func (c *Cluster) Status(ctx context.Context) error {
+	recorded := Recorded(c.dir)
+	if recorded == "" {
+		return errors.New("no workshop cluster has been started in this workspace: start one with `make cluster`")
+	}
+	c.runtime = recorded
+	fmt.Fprintf(c.out, "Workshop cluster: %s (kubeconfig %s)\n", c.runtime, c.Kubeconfig())
+	d, err := c.driver(ctx)
+	if err != nil {
+		return err
+	}
+	if !d.Status(ctx, c.out) {
+		return ErrNotRunning
+	}
+	fmt.Fprintln(c.out, "Running.")
+	return nil
+}
+
+// Why says which runtime CLUSTER asks for on this machine, and why, without starting anything.
+func (c *Cluster) Why(ctx context.Context) error {
+	if err := c.choose(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "CLUSTER=%s: the %s runtime, because %s.\n", orAuto(os.Getenv("CLUSTER")), c.runtime, c.why)
+	if recorded := Recorded(c.dir); recorded != "" {
+		fmt.Fprintf(c.out, "This workspace's cluster folder (%s) records a %s cluster.\n", c.dir, recorded)
+	}
+	return nil
+}
+
+func orAuto(s string) string {
+	if s == "" {
+		return "auto"
+	}
+	return s
+}
+
+// Pull fetches the kind node image now, with progress, so that a later `make cluster` needs no
+// network; it says so when the image is here already.
+func (c *Cluster) Pull(ctx context.Context) error {
+	engine, image := c.detect(ctx), NodeImage()
+	if !engine.Answers {
+		return errors.New(engine.Explain())
+	}
+	if engine.ImagePresent(ctx, image) {
+		fmt.Fprintf(c.out, "%s already holds the kind node image %s.\n", engine.Name, image)
+		return nil
+	}
+	if err := engine.Pull(ctx, image, c.out); err != nil {
+		return err
+	}
+	if Recorded(c.dir) == Local {
+		fmt.Fprintln(c.out, "Pulled. This workspace has a local cluster, which auto keeps using; to switch: `make cluster-down`, then `CLUSTER=kind make cluster`.")
+		return nil
+	}
+	fmt.Fprintln(c.out, "Pulled. `make cluster` will use kind now.")
+	return nil
+}
+
+// EnvtestAssets prints the folder to use as KUBEBUILDER_ASSETS, and nothing else on stdout, so
+// `export KUBEBUILDER_ASSETS=$(make -s envtest-assets)` works; building and the hint go to stderr.
+func (c *Cluster) EnvtestAssets(ctx context.Context) error {
+	bins, err := local.DefaultBinaries(c.root)
+	if err != nil {
+		return err
+	}
+	dir, err := bins.EnsureEnvtest(ctx, os.Stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "etcd, kube-apiserver and kubectl (Kubernetes %s) for controller-runtime's envtest:\n"+
+		"  export KUBEBUILDER_ASSETS=%s\n", versions.Kubernetes(), dir)
+	fmt.Fprintln(c.out, dir)
+	return nil
+}

@@ -1,0 +1,162 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"workshop.local/scripts/internal/board"
+	"workshop.local/scripts/internal/buildprogress"
+	"workshop.local/scripts/internal/learner"
+	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/ownspecs"
+)
+
+// checker builds a lesson's test binary once and runs it as often as asked: `make check` runs
+// it once, `make watch` after every save. Ginkgo's own output goes to a log; what the learner
+// sees is drawn from its JSON report.
+type checker struct {
+	root, scratch string
+	lesson        lessons.Lesson
+	binary        string // the test binary, in .cache/check/bin
+	look          look
+	out           io.Writer // where build progress goes
+	// proving, when set, is told before the proof of a "write your own specs" exercise starts.
+	proving func(broken int)
+}
+
+func newChecker(root, scratch string, lesson lessons.Lesson, purpose string, out io.Writer, l look) *checker {
+	return &checker{
+		root: root, scratch: scratch, lesson: lesson, look: l, out: out,
+		binary: filepath.Join(scratch, "bin", lesson.Name+"-"+purpose+".test"),
+	}
+}
+
+// build compiles the learner's files into the test binary. The first build of a lesson can take
+// minutes (client-go, controller-runtime), so it shows packages compiled of the total as it goes.
+func (c *checker) build(ctx context.Context) error {
+	opts := lessons.BuildOptions{Binary: c.binary}
+	var st *status
+	if _, err := os.Stat(c.binary); err != nil {
+		st = newStatus(c.out, c.look)
+		opts.Progress = func(p buildprogress.Progress) {
+			st.show(fmt.Sprintf("Building lesson %s's specs: %s", c.lesson.Number, p))
+		}
+	}
+	err := lessons.Build(ctx, c.lesson, opts)
+	if st != nil {
+		st.done()
+	}
+	return err
+}
+
+// logPath is where Ginkgo's full output of the last run goes.
+func (c *checker) logPath() string {
+	return filepath.Join(c.scratch, "logs", filepath.Base(c.binary)+".log")
+}
+
+// run runs the binary's specs for one exercise (0: all). verbose also streams Ginkgo's output.
+func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (lessons.Result, error) {
+	if err := os.MkdirAll(filepath.Dir(c.logPath()), 0o755); err != nil {
+		return lessons.Result{}, err
+	}
+	log, err := os.Create(c.logPath())
+	if err != nil {
+		return lessons.Result{}, err
+	}
+	defer log.Close()
+	var output io.Writer = log
+	args := []string{"-ginkgo.no-color"}
+	if verbose != nil {
+		output = io.MultiWriter(log, verbose)
+		if c.look.color {
+			args = nil
+		}
+	}
+	r := lessons.Run{Lesson: c.lesson, Exercise: exercise, ReportDir: c.scratch, Output: output, ExtraArgs: args}
+	var res lessons.Result
+	switch {
+	case ownspecs.OnlyTheProof(c.lesson, exercise):
+	case exercise == 0 && verbose == nil:
+		// The whole lesson: one process per exercise, side by side, so the exercises not
+		// started yet (each spec waiting out its timeout) cost the slowest one, not their sum.
+		// VERBOSE=1 streams Ginkgo's output as it comes, so it runs them in one process.
+		res, err = lessons.ExecuteByExercise(ctx, r, c.binary, c.lesson.ExercisesWithTODO())
+	default:
+		res, err = lessons.ExecuteCompiled(ctx, r, c.binary)
+	}
+	if err == nil && ownspecs.Judges(c.lesson, res, exercise) {
+		if broken, _ := c.lesson.BrokenOperators(); c.proving != nil {
+			c.proving(len(broken))
+		}
+		res, err = ownspecs.WithProof(ctx, c.scratch, c.lesson, res)
+	}
+	if err == nil {
+		err = c.record(res)
+	}
+	return res, err
+}
+
+// record remembers each checked exercise's outcome for make progress, hint and solution.
+// After make join, the results also go to the instructor's board (best effort, never failing).
+func (c *checker) record(res lessons.Result) error {
+	now := time.Now()
+	err := learner.Update(c.root, func(s *learner.State) {
+		for _, e := range res.Exercises() {
+			if e.Number > 0 {
+				s.Exercise(c.lesson.Name, e.Number).Checked(e.Passed, e.Total, e.FirstFailure.Text, now)
+			}
+		}
+	})
+	if err == nil {
+		board.Notify(c.root)
+	}
+	return err
+}
+
+// compileFailure prints a build failure: the compiler's file:line lines only, grouped by the
+// exercise each belongs to, or the whole output when it has none (a broken go.mod, say).
+func (c *checker) compileFailure(w io.Writer, err error) {
+	var be *lessons.BuildError
+	if !errors.As(err, &be) {
+		fmt.Fprintf(w, "Lesson %s's specs did not build: %v\n", c.lesson.Number, err)
+		return
+	}
+	fmt.Fprintf(w, "%s lesson %s does not compile.\n", c.look.red("✗"), c.lesson.Number)
+	if len(be.Errors) == 0 {
+		fmt.Fprintln(w, be.Output)
+		return
+	}
+	byExercise := map[int][]string{}
+	for _, ce := range be.Errors {
+		n := lessons.ExerciseAt(ce.File, ce.Line)
+		rel, _ := filepath.Rel(c.root, ce.File)
+		msg := ce.Message
+		if i := strings.Index(msg, ".go:"); i >= 0 {
+			msg = rel + msg[i+3:]
+		}
+		byExercise[n] = append(byExercise[n], msg)
+	}
+	numbers := make([]int, 0, len(byExercise))
+	for n := range byExercise {
+		numbers = append(numbers, n)
+	}
+	sort.Ints(numbers)
+	for _, n := range numbers {
+		if n > 0 {
+			fmt.Fprintf(w, "\nIn exercise %d:\n", n)
+		} else {
+			fmt.Fprintln(w, "\nOutside any exercise:")
+		}
+		for _, msg := range byExercise[n] {
+			fmt.Fprintln(w, "  "+msg)
+		}
+	}
+	fmt.Fprintln(w, "\nFix these first: no spec can run until the lesson compiles.")
+}

@@ -1,0 +1,160 @@
+package proof
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/ownspecs"
+)
+
+// lessonChecks prove one lesson: the solution passes every spec, the untouched starter
+// fails every spec of every exercise (a spec that passes on the starter cannot tell a learner
+// anything), and every wrong solution fails a spec of its exercise (one that only the starter
+// fails teaches nothing either).
+func (t *tester) lessonChecks(l lessons.Lesson) []check {
+	var solved []int // exercises the solution run found, shared with the starter check
+	checks := []check{
+		{"lesson " + l.Number + ": solution passes its specs", func(ctx context.Context) (string, error) {
+			res, err := t.runSpecs(ctx, l, true)
+			if err != nil {
+				return "", err
+			}
+			solved = exerciseNumbers(res)
+			return solutionVerdict(res)
+		}},
+		{"lesson " + l.Number + ": untouched starter fails every exercise", func(ctx context.Context) (string, error) {
+			res, err := t.runStarter(ctx, l, solved)
+			if err != nil {
+				return "", err
+			}
+			return starterVerdict(l, res, solved)
+		}},
+		t.wrongCheck(l, &solved),
+	}
+	if l.OwnSpecs() != nil { // a "write your own specs" exercise: proven both ways
+		checks = append(checks, check{"lesson " + l.Number + ": the reference specs catch every broken operator, empty specs none", func(ctx context.Context) (string, error) {
+			return ownspecs.Check(ctx, t.scratch, l)
+		}})
+	}
+	return checks
+}
+
+// runSpecs runs the lesson's specs with or without the solution, logging the output to a file.
+func (t *tester) runSpecs(ctx context.Context, l lessons.Lesson, withSolution bool) (lessons.Result, error) {
+	kind := "starter"
+	run := lessons.Run{Lesson: l, ReportDir: t.scratch, ExtraArgs: []string{"-ginkgo.no-color"}}
+	if withSolution {
+		kind = "solution"
+		overlay, err := l.WriteOverlayFile(t.scratch)
+		if err != nil {
+			return lessons.Result{}, err
+		}
+		run.OverlayFile = overlay
+	}
+	logPath := filepath.Join(t.scratch, "logs", l.Name+"-"+kind+".log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return lessons.Result{}, err
+	}
+	log, err := os.Create(logPath)
+	if err != nil {
+		return lessons.Result{}, err
+	}
+	defer log.Close()
+	run.Output = log
+	res, err := lessons.Execute(ctx, run)
+	if err == nil && res.SuiteError != "" {
+		err = fmt.Errorf("%s (log: %s)", res.SuiteError, logPath)
+	}
+	return res, err
+}
+
+// runStarter runs the untouched starter's specs one process per exercise, side by side
+// (lessons.ExecuteByExercise): a starter's specs mostly wait for what never comes. Specs of no
+// exercise the solution run found run too, so starterVerdict still sees them.
+func (t *tester) runStarter(ctx context.Context, l lessons.Lesson, exercises []int) (lessons.Result, error) {
+	if len(exercises) == 0 {
+		return t.runSpecs(ctx, l, false) // the solution run found none: nothing to split by
+	}
+	dir := filepath.Join(t.scratch, "starter", l.Name)
+	binary := filepath.Join(dir, l.Name+".test")
+	if err := lessons.Compile(ctx, l, "", binary); err != nil {
+		return lessons.Result{}, err
+	}
+	defer os.Remove(binary)
+	logPath := filepath.Join(t.scratch, "logs", l.Name+"-starter.log")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return lessons.Result{}, err
+	}
+	log, err := os.Create(logPath)
+	if err != nil {
+		return lessons.Result{}, err
+	}
+	defer log.Close()
+	res, err := lessons.ExecuteByExercise(ctx, lessons.Run{
+		Lesson: l, ReportDir: dir, Output: log, ExtraArgs: []string{"-ginkgo.no-color"},
+	}, binary, exercises)
+	if err == nil && res.SuiteError != "" {
+		err = fmt.Errorf("%s (log: %s)", res.SuiteError, logPath)
+	}
+	return res, err
+}
+
+func solutionVerdict(res lessons.Result) (string, error) {
+	if len(res.Specs) == 0 {
+		return "", errors.New("no specs ran")
+	}
+	var failing []string
+	for _, s := range res.Specs {
+		if !s.Passed {
+			failing = append(failing, s.Text+": "+s.Failure)
+		}
+	}
+	if len(failing) > 0 {
+		return "", fmt.Errorf("%d of %d specs fail with the solution:\n%s", len(failing), len(res.Specs), strings.Join(failing, "\n"))
+	}
+	return fmt.Sprintf("%d of %d specs pass", len(res.Specs), len(res.Specs)), nil
+}
+
+// starterVerdict wants every spec labeled with an exercise, every spec failing, each exercise
+// with a TODO marker, and the same exercises as the solution run.
+func starterVerdict(l lessons.Lesson, res lessons.Result, solved []int) (string, error) {
+	var problems []string
+	for _, s := range res.Specs {
+		switch {
+		case s.Exercise == 0:
+			problems = append(problems, "spec has no exercise label (use harness.Exercise(n)): "+s.Text)
+		case s.Passed:
+			problems = append(problems, fmt.Sprintf("passes on the untouched starter, so it checks nothing of exercise %d: %s", s.Exercise, s.Text))
+		}
+	}
+	started := exerciseNumbers(res)
+	if solved != nil && !slices.Equal(started, solved) {
+		problems = append(problems, fmt.Sprintf("the starter run has exercises %v but the solution run %v", started, solved))
+	}
+	for _, n := range started {
+		if file, _ := l.TODO(n); file == "" {
+			problems = append(problems, fmt.Sprintf("no TODO(exercise %d) marker in the learner files", n))
+		}
+	}
+	if len(res.Specs) == 0 {
+		problems = append(problems, "no specs ran")
+	}
+	if len(problems) > 0 {
+		return "", errors.New(strings.Join(problems, "\n"))
+	}
+	return fmt.Sprintf("exercises %v: all %d specs fail", started, len(res.Specs)), nil
+}
+
+func exerciseNumbers(res lessons.Result) []int {
+	var numbers []int
+	for _, e := range res.Exercises() {
+		numbers = append(numbers, e.Number)
+	}
+	return numbers
+}

@@ -1,0 +1,45 @@
+package proof
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"workshop.local/scripts/internal/text"
+)
+
+// toolingChecks run the tooling's own tests: the cluster tool's lifecycle, failure modes and kind
+// detection (on a scratch cluster, never the learner's), and the version pins.
+func (t *tester) toolingChecks() []check {
+	return []check{
+		{"tooling: cluster tool, check runner and version pins", t.goTest("scripts")},
+		{"harness: foreign contexts refused, no-cluster message, panics and hangs contained", t.goTest("lessons/internal")},
+	}
+}
+
+// goTest runs a module's own Go tests, logging their output under .cache/check/logs.
+func (t *tester) goTest(module string) func(context.Context) (string, error) {
+	return func(ctx context.Context) (string, error) {
+		out, err := command(ctx, filepath.Join(t.root, module), "go", "test", "-count=1", "./...")
+		logPath := filepath.Join(t.scratch, "logs", strings.ReplaceAll(module, "/", "-")+".log")
+		_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
+		_ = os.WriteFile(logPath, []byte(out), 0o644)
+		if err != nil {
+			return "", fmt.Errorf("go test ./... in %s failed; full log %s:\n%s", module, logPath, text.Tail(out, 30, ""))
+		}
+		return summarizeGoTest(out), nil
+	}
+}
+
+// summarizeGoTest counts the packages go test reported ok.
+func summarizeGoTest(out string) string {
+	ok := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "ok ") {
+			ok++
+		}
+	}
+	return fmt.Sprintf("%d packages ok", ok)
+}

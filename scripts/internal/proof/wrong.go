@@ -1,0 +1,309 @@
+package proof
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/text"
+)
+
+// minWrongPerExercise is how many wrong solutions each exercise needs: a spec that only catches
+// the empty starter teaches nothing.
+const minWrongPerExercise = 3
+
+// The three outcomes of a wrong solution's proof.
+const (
+	caught    = "caught"
+	notCaught = "NOT caught"
+	broken    = "broken"
+)
+
+// proof is the outcome of one wrong solution: the reference solution with the wrong file in
+// place of its own, run on the specs of the wrong solution's exercise only.
+type proof struct {
+	wrong      lessons.Wrong
+	verdict    string // caught, notCaught or broken
+	detail     string // which spec caught it, or why it was not caught or could not run
+	failure    string // the catching spec's failure message, for authors
+	build, run time.Duration
+}
+
+func (p proof) line() string {
+	return fmt.Sprintf("%-10s exercise %d  %s (%s): %s", p.verdict, p.wrong.Exercise, p.wrong.Name, p.wrong.File, p.detail)
+}
+
+// compiled is a wrong solution's test binary, built ahead of its run.
+type compiled struct {
+	wrong  lessons.Wrong
+	binary string
+	ownAPI bool // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
+	// applied says the patch applied, so an error is the build's, not the patch's.
+	applied bool
+	err    error
+	took   time.Duration
+}
+
+// wrongRunsAtOnce is how many wrong solutions' test binaries run side by side. A wrong
+// controller is often caught only when a wait for the cluster runs out, so a run mostly sleeps:
+// two at once nearly halve those lessons' proofs without crowding two cores. (Two runs share the
+// cluster safely: every spec works in a namespace of its own.)
+const wrongRunsAtOnce = 2
+
+// proveWrong proves each wrong solution of a lesson, calling report in name order as each is
+// judged. Building a test binary (mostly linking) costs more than running one exercise's specs,
+// so one build per CPU runs ahead of the binaries being run; at most that many binaries wait on
+// disk at a time. firstFailure stops each run at its first failing spec: enough for a verdict.
+func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, firstFailure bool, report func(proof)) []proof {
+	dir := filepath.Join(scratch, "wrong", l.Name)
+	ahead := make(chan struct{}, runtime.NumCPU()+wrongRunsAtOnce) // builds running or waiting, plus those being run
+	running := make(chan struct{}, wrongRunsAtOnce)
+	// The specs of a generating lesson install the CRD of the code they run. A CRD is
+	// cluster-wide, so a wrong API (its own CRD) runs alone; the others share the solution's.
+	var crd sync.RWMutex
+	judged := make([]chan proof, len(list))
+	for i := range judged {
+		judged[i] = make(chan proof, 1)
+	}
+	go func() {
+		for i, w := range list {
+			ahead <- struct{}{}
+			go func() {
+				b := compileWrong(ctx, dir, l, w)
+				hold, release := crd.RLock, crd.RUnlock
+				if b.ownAPI {
+					hold, release = crd.Lock, crd.Unlock
+				}
+				running <- struct{}{}
+				hold()
+				judged[i] <- judge(ctx, scratch, dir, l, b, firstFailure)
+				release()
+				<-running
+				if b.binary != "" {
+					_ = os.Remove(b.binary)
+				}
+				<-ahead
+			}()
+		}
+	}()
+	var proofs []proof
+	for i := range list {
+		p := <-judged[i]
+		proofs = append(proofs, p)
+		report(p)
+	}
+	return proofs
+}
+
+// compileWrong builds the test binary of the solution with w in place; a malformed wrong
+// solution is passed on unbuilt.
+func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.Wrong) compiled {
+	if w.Problem != "" || ctx.Err() != nil {
+		return compiled{wrong: w, err: ctx.Err()}
+	}
+	start := time.Now()
+	overlay, err := l.WrongOverlay(w, dir)
+	if err != nil {
+		return compiled{wrong: w, err: err}
+	}
+	// A wrong API type generates its own manifest (lesson 10): the specs install that one.
+	ownAPI, err := l.GenerateOverlay(ctx, overlay, filepath.Join(dir, w.Name+".generated"))
+	if err != nil {
+		return compiled{wrong: w, err: err, applied: true}
+	}
+	overlayFile := filepath.Join(dir, w.Name+".overlay.json")
+	if err := lessons.WriteOverlay(overlay, overlayFile); err != nil {
+		return compiled{wrong: w, err: err, applied: true}
+	}
+	binary := filepath.Join(dir, w.Name+".test")
+	err = lessons.Compile(ctx, l, overlayFile, binary)
+	if err != nil {
+		binary = ""
+	}
+	return compiled{wrong: w, binary: binary, ownAPI: ownAPI, err: err, applied: true, took: time.Since(start)}
+}
+
+// judge runs a built wrong solution on its exercise's specs and says whether a spec caught it.
+// Only a failing spec counts: a build failure or a suite that did not run proves nothing.
+func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compiled, firstFailure bool) proof {
+	p := proof{wrong: b.wrong, build: b.took, verdict: broken}
+	switch {
+	case b.wrong.Problem != "":
+		p.detail = b.wrong.Problem
+		return p
+	case b.err != nil && b.applied:
+		p.detail = "does not compile, so it proves nothing:\n" + text.Tail(b.err.Error(), 6, "  ")
+	case b.err != nil:
+		p.detail = b.err.Error()
+		return p
+	}
+	logPath := filepath.Join(scratch, "logs", l.Name+"-wrong-"+b.wrong.Name+".log")
+	_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
+	log, err := os.Create(logPath)
+	if err != nil {
+		p.detail = err.Error()
+		return p
+	}
+	defer log.Close()
+	args := []string{"-ginkgo.no-color"}
+	if firstFailure {
+		args = append(args, "-ginkgo.fail-fast")
+	}
+	start := time.Now()
+	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
+		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: dir, Output: log, ExtraArgs: args,
+	}, b.binary)
+	p.run = time.Since(start)
+	switch {
+	case err != nil:
+		p.detail = err.Error()
+	case res.SuiteError != "":
+		p.detail = fmt.Sprintf("the suite did not run its specs, so it proves nothing: %s (log: %s)", res.SuiteError, logPath)
+	case len(res.Specs) == 0:
+		p.detail = fmt.Sprintf("no spec is labelled exercise-%d", b.wrong.Exercise)
+	default:
+		p.verdict, p.detail, p.failure = verdictOf(res, b.wrong.Exercise)
+	}
+	return p
+}
+
+// verdictOf names the specs that failed, or says that every spec passed.
+func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure string) {
+	var failed []lessons.Spec
+	for _, s := range res.Specs {
+		if !s.Passed {
+			failed = append(failed, s)
+		}
+	}
+	if len(failed) == 0 {
+		return notCaught, fmt.Sprintf("all %d specs of exercise %d pass", len(res.Specs), exercise), ""
+	}
+	detail = fmt.Sprintf("by %q", failed[0].Text)
+	if len(failed) > 1 {
+		detail += fmt.Sprintf(" and %d more of %d specs", len(failed)-1, len(res.Specs))
+	}
+	return caught, detail, failed[0].Failure
+}
+
+// tooFew lists the exercises that have fewer than minWrongPerExercise wrong solutions. A
+// "write your own specs" exercise (a lesson with broken operators) is proven by those instead.
+func tooFew(l lessons.Lesson, list []lessons.Wrong, exercises []int) []string {
+	exercises = slices.DeleteFunc(slices.Clone(exercises), l.IsOwnSpecs)
+	count := map[int]int{}
+	for _, w := range list {
+		count[w.Exercise]++
+	}
+	var short []string
+	for _, n := range exercises {
+		if count[n] < minWrongPerExercise {
+			short = append(short, fmt.Sprintf("exercise %d has %d wrong solutions, at least %d are needed (solutions/<lesson>/wrong/<name>.patch: make wrong-edit)", n, count[n], minWrongPerExercise))
+		}
+	}
+	return short
+}
+
+// wrongCheck is make test's check of a lesson's wrong solutions: each is caught by a spec of its
+// exercise, and every exercise the solution run found has enough of them.
+func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
+	return check{"lesson " + l.Number + ": every wrong solution is caught by its exercise's specs", func(ctx context.Context) (string, error) {
+		list, err := l.WrongSolutions()
+		if err != nil {
+			return "", err
+		}
+		// One failing spec is a verdict: stop there (make test-wrong runs them all, for authors).
+		proofs := proveWrong(ctx, t.scratch, l, list, true, func(proof) {})
+		var problems []string
+		n := 0
+		for _, p := range proofs {
+			t.wrongTotal++
+			if p.verdict == caught {
+				n++
+				t.wrongCaught++
+				continue
+			}
+			t.wrongMissed = append(t.wrongMissed, l.Name+"/wrong/"+p.wrong.Name+" ("+p.verdict+")")
+			problems = append(problems, p.line())
+		}
+		problems = append(problems, tooFew(l, list, *solved)...)
+		if len(problems) > 0 {
+			return "", fmt.Errorf("%d of %d caught\n%s", n, len(proofs), strings.Join(problems, "\n"))
+		}
+		return fmt.Sprintf("%d of %d caught", n, len(proofs)), nil
+	}}
+}
+
+// printWrongSummary is make test's line about all wrong solutions, with the ones not caught.
+func (t *tester) printWrongSummary() {
+	fmt.Printf("\nwrong solutions: %d of %d caught\n", t.wrongCaught, t.wrongTotal)
+	for _, name := range t.wrongMissed {
+		fmt.Printf("  not caught: %s\n", name)
+	}
+}
+
+// Wrong is `make test-wrong LESSON=NN [WRONG=name]`: the authors' loop, proving one lesson's
+// wrong solutions (or one of them) and saying for each which spec caught it.
+func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string) (bool, error) {
+	list, err := l.WrongSolutions()
+	if err != nil {
+		return false, err
+	}
+	if only != "" {
+		list, err = pickWrong(l, list, only)
+		if err != nil {
+			return false, err
+		}
+	}
+	if len(list) == 0 {
+		fmt.Printf("Lesson %s has no wrong solutions yet: add one with make wrong-edit LESSON=%s WRONG=<kebab-name> FILE=<file>.go (see docs/authoring.md).\n", l.Number, l.Number)
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Join(scratch, "logs"), 0o755); err != nil {
+		return false, err
+	}
+	fmt.Printf("Proving %d wrong solutions of lesson %s: each patches one solution file, and only its exercise's specs run.\n\n", len(list), l.Name)
+	start := time.Now()
+	var build, run time.Duration
+	proofs := proveWrong(ctx, scratch, l, list, false, func(p proof) {
+		build, run = build+p.build, run+p.run
+		fmt.Printf("%s  [build %.1fs, specs %.1fs]\n", p.line(), p.build.Seconds(), p.run.Seconds())
+		if p.failure != "" {
+			fmt.Printf("           %s\n", p.failure)
+		}
+	})
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	n := 0
+	for _, p := range proofs {
+		if p.verdict == caught {
+			n++
+		}
+	}
+	fmt.Printf("\nwrong solutions: %d of %d caught (%.1fs in all; builds %.1fs and specs %.1fs, overlapped: builds run in parallel)\n",
+		n, len(proofs), time.Since(start).Seconds(), build.Seconds(), run.Seconds())
+	if only == "" {
+		for _, s := range tooFew(l, list, l.ExercisesWithTODO()) {
+			fmt.Println("  " + s)
+		}
+	}
+	return n == len(proofs), nil
+}
+
+// pickWrong keeps the wrong solution named only.
+func pickWrong(l lessons.Lesson, list []lessons.Wrong, only string) ([]lessons.Wrong, error) {
+	var names []string
+	for _, w := range list {
+		if w.Name == only {
+			return []lessons.Wrong{w}, nil
+		}
+		names = append(names, w.Name)
+	}
+	return nil, fmt.Errorf("lesson %s has no wrong solution %q; it has: %s", l.Number, only, strings.Join(names, ", "))
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"workshop.local/scripts/internal/classroom"
+	"workshop.local/scripts/workspace"
+)
+
+// classroomCommands get laptops ready for a workshop (doctor, prepare, kit, kit-install) and
+// connect them to the instructor's board (board, join).
+func classroomCommands() []*cobra.Command {
+	return []*cobra.Command{doctorCommand(), prepareCommand(), kitCommand(), kitInstallCommand(),
+		boardCommand(), joinCommand()}
+}
+
+// rooted is a command body that needs only the workspace's root.
+func rooted(run func(cmd *cobra.Command, root string) (bool, error)) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		root, err := workspace.Root()
+		if err != nil {
+			return err
+		}
+		return verdict(run(cmd, root))
+	}
+}
+
+func doctorCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check this laptop for the workshop: one line per check, a fix per failure; exit 0 when ready",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			return classroom.Doctor(cmd.Context(), root, asJSON)
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON, for tools (make doctor ARGS=--json)")
+	return asMake(cmd, "doctor")
+}
+
+func prepareCommand() *cobra.Command {
+	return asMake(&cobra.Command{
+		Use:   "prepare",
+		Short: "Do once, with the network, all that make check needs (modules, cluster binaries, lesson builds, kind image)",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			return classroom.Prepare(cmd.Context(), root)
+		}),
+	}, "prepare")
+}
+
+func kitCommand() *cobra.Command {
+	var path string
+	cmd := &cobra.Command{
+		Use:   "kit",
+		Short: "Instructor: write the offline kit (modules as a Go proxy, cluster binaries, checksums)",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			out := path
+			if out == "" {
+				out = filepath.Join(root, ".cache", "kit", "workshop-kit-"+runtime.GOOS+"-"+runtime.GOARCH+".tar.gz")
+			}
+			out, err := filepath.Abs(out)
+			if err != nil {
+				return false, err
+			}
+			return classroom.MakeKit(cmd.Context(), root, out)
+		}),
+	}
+	stringFlag(cmd, &path, "kit", "KIT", "where to write it (default .cache/kit/workshop-kit-<os>-<arch>.tar.gz)")
+	return asMake(cmd, "kit")
+}
+
+func kitInstallCommand() *cobra.Command {
+	var path string
+	cmd := &cobra.Command{
+		Use:   "kit-install",
+		Short: "Learner: install an offline kit; this workspace then needs no network",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			if path == "" {
+				return false, fmt.Errorf("which kit? make kit-install KIT=path/to/workshop-kit.tar.gz")
+			}
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return false, err
+			}
+			return classroom.InstallKit(cmd.Context(), root, abs)
+		}),
+	}
+	stringFlag(cmd, &path, "kit", "KIT", "the .tar.gz the instructor handed out")
+	return asMake(cmd, "kit-install")
+}
+
+func boardCommand() *cobra.Command {
+	var addr, state string
+	cmd := &cobra.Command{
+		Use:   "board",
+		Short: "Instructor: serve the live board of who is stuck (prints the join code)",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			if addr == "" {
+				addr = "127.0.0.1:8765"
+			}
+			return classroom.ServeBoard(cmd.Context(), root, addr, state)
+		}),
+	}
+	stringFlag(cmd, &addr, "addr", "ADDR", "where to listen: 0.0.0.0:8765 for the room (default 127.0.0.1:8765)")
+	stringFlag(cmd, &state, "state", "STATE", "the board's database (default .classroom/board.db), kept across restarts")
+	return asMake(cmd, "classroom")
+}
+
+func joinCommand() *cobra.Command {
+	var board, code, name string
+	cmd := &cobra.Command{
+		Use:   "join",
+		Short: "Learner: report every make check and make watch to the instructor's board",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			if board == "" || code == "" {
+				return false, fmt.Errorf("make join BOARD=http://host:port CODE=<the code the board shows> [NAME=your name]")
+			}
+			return classroom.JoinBoard(cmd.Context(), root, board, code, name)
+		}),
+	}
+	stringFlag(cmd, &board, "board", "BOARD", "the board's address, http://host:port")
+	stringFlag(cmd, &code, "code", "CODE", "the join code the board shows")
+	stringFlag(cmd, &name, "name", "NAME", "your name on the board (default $LEARNER, else user@host)")
+	return asMake(cmd, "join")
+}

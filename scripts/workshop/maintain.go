@@ -1,0 +1,180 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/proof"
+)
+
+// maintainCommands are the workshop's own proofs and chores: test, test-wrong, mistakes,
+// generate, ginkgo, pins, bench-cluster.
+func maintainCommands() []*cobra.Command {
+	return []*cobra.Command{testCommand(), testWrongCommand(), wrongEditCommand(), wrongSaveCommand(), mistakesCommand(), generateCommand(),
+		ginkgoCommand(), overlayCommand(), scriptCommand("pins", "Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod", "pins.sh"),
+		scriptCommand("bench-cluster", "Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md)", "bench-cluster.sh")}
+}
+
+func testCommand() *cobra.Command {
+	var t target
+	cmd := &cobra.Command{
+		Use:   "test",
+		Short: "The project's tests: tooling; every solution passes, every starter fails, every wrong solution is caught",
+		Long: "test proves the whole workshop (or, with a lesson, the static checks, the tooling and that\n" +
+			"lesson) and ends with \"N passed, N failed\".",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, args, false)
+			if err != nil {
+				return err
+			}
+			if err := ensureCluster(cmd.Context()); err != nil {
+				return err
+			}
+			return verdict(proof.Test(cmd.Context(), r.root, scratch(r.root), r.lesson.Name))
+		},
+	}
+	bindTarget(cmd, &t, false)
+	return asMake(cmd, "test")
+}
+
+func testWrongCommand() *cobra.Command {
+	var t target
+	var only string
+	cmd := &cobra.Command{
+		Use:   "test-wrong",
+		Short: "Prove a lesson's wrong solutions are caught (WRONG=name for one); says which spec caught each",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, args, true)
+			if err != nil {
+				return err
+			}
+			if err := ensureCluster(cmd.Context()); err != nil {
+				return err
+			}
+			return verdict(proof.Wrong(cmd.Context(), scratch(r.root), r.lesson, only))
+		},
+	}
+	bindTarget(cmd, &t, false)
+	stringFlag(cmd, &only, "wrong", "WRONG", "one wrong solution, by name")
+	return asMake(cmd, "test-wrong")
+}
+
+func mistakesCommand() *cobra.Command {
+	return asMake(&cobra.Command{
+		Use:   "mistakes",
+		Short: "Write docs/mistakes.md, the instructors' list of common mistakes, from the wrong solutions",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(_ *cobra.Command, root string) (bool, error) {
+			return proof.WriteMistakes(root)
+		}),
+	}, "mistakes")
+}
+
+func generateCommand() *cobra.Command {
+	var t target
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Regenerate what a lesson's code generates (lesson 10: deepcopy and the CRD, with controller-gen)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, args, true)
+			if err != nil {
+				return err
+			}
+			if !r.lesson.Generates() {
+				return fmt.Errorf("lesson %s generates nothing (its %s declares no generate)", r.lesson.Number, lessons.ManifestFile)
+			}
+			return r.lesson.RunGenerator(cmd.Context(), r.lesson.Dir, r.lesson.Dir, false)
+		},
+	}
+	bindTarget(cmd, &t, false)
+	return asMake(cmd, "generate")
+}
+
+func ginkgoCommand() *cobra.Command {
+	var t target
+	var solution bool
+	cmd := &cobra.Command{
+		Use:   "ginkgo -- [GINKGO ARGS]",
+		Short: "Run Ginkgo's CLI (the pinned version) on a lesson, e.g. ARGS=\"-p --randomize-all\"",
+		Long: "ginkgo runs the pinned Ginkgo CLI in the lesson's folder (go run: nothing to install). With\n" +
+			"--solution (make ginkgo SOLUTION=1) the reference solution is overlaid on your files, which are\n" +
+			"not touched.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, nil, true)
+			if err != nil {
+				return err
+			}
+			return runGinkgo(cmd, r, solution, args)
+		},
+	}
+	stringFlag(cmd, &t.lesson, "lesson", "LESSON", "the lesson: 01, 1 or 01-gvk-gvr")
+	_ = cmd.RegisterFlagCompletionFunc("lesson", completeLessons)
+	boolFlag(cmd, &solution, "solution", "SOLUTION", "overlay the reference solution")
+	return asMake(cmd, "ginkgo")
+}
+
+func overlayCommand() *cobra.Command {
+	var t target
+	cmd := &cobra.Command{
+		Use:   "overlay",
+		Short: "Write a lesson's solution overlay and print its path, for go test -overlay=PATH",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, args, true)
+			if err != nil {
+				return err
+			}
+			path, err := r.lesson.WriteOverlayFile(scratch(r.root))
+			if err == nil {
+				fmt.Println(path)
+			}
+			return err
+		},
+	}
+	bindTarget(cmd, &t, false)
+	return cmd
+}
+
+// runGinkgo runs `go run github.com/onsi/ginkgo/v2/ginkgo args .` in the lesson's folder.
+func runGinkgo(cmd *cobra.Command, r resolved, solution bool, args []string) error {
+	run := exec.CommandContext(cmd.Context(), "go", append(append([]string{"run", "github.com/onsi/ginkgo/v2/ginkgo"}, args...), ".")...)
+	run.Dir, run.Env = r.lesson.Dir, os.Environ()
+	run.Stdin, run.Stdout, run.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if solution {
+		overlay, err := r.lesson.WriteOverlayFile(scratch(r.root))
+		if err != nil {
+			return err
+		}
+		run.Env = append(run.Env, "GOFLAGS=-overlay="+overlay)
+	}
+	var exit *exec.ExitError
+	if err := run.Run(); errors.As(err, &exit) {
+		return errVerdict // Ginkgo printed why
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// scriptCommand runs one of scripts/*.sh from the workspace's root.
+func scriptCommand(name, short, script string) *cobra.Command {
+	return asMake(&cobra.Command{
+		Use: name, Short: short, Args: cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			run := exec.CommandContext(cmd.Context(), filepath.Join(root, "scripts", script))
+			run.Dir, run.Stdin, run.Stdout, run.Stderr = root, os.Stdin, os.Stdout, os.Stderr
+			var exit *exec.ExitError
+			if err := run.Run(); errors.As(err, &exit) {
+				return false, nil
+			} else if err != nil {
+				return false, err
+			}
+			return true, nil
+		}),
+	}, name)
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"workshop.local/scripts/internal/lessons"
+)
+
+// Authors write a wrong solution as an edited copy of a solution file, then save it as a patch:
+//
+//	make wrong-edit LESSON=01 WRONG=no-reset-on-a-miss FILE=mapper.go   (a new one: FILE names the file)
+//	  ... edit the printed file and its header.txt ...
+//	make wrong-save LESSON=01 WRONG=no-reset-on-a-miss
+//	make test-wrong LESSON=01 WRONG=no-reset-on-a-miss
+//
+// The copy lives in .cache/wrong-edit/<lesson>/<name>/ (git ignores .cache).
+
+// editDir is where a wrong solution is edited.
+func editDir(root string, l lessons.Lesson, name string) string {
+	return filepath.Join(root, ".cache", "wrong-edit", l.Name, name)
+}
+
+const headerTemplate = "Wrong (exercise %d): <the mistake, one sentence, in the learner's words>.\n" +
+	"<Why it is wrong: what breaks in a real controller. One or more lines.>\n"
+
+func wrongEditCommand() *cobra.Command {
+	var t target
+	var name, file string
+	cmd := &cobra.Command{
+		Use:   "wrong-edit",
+		Short: "Authors: write a wrong solution's file to edit (WRONG=name; FILE=x.go EXERCISE=N for a new one)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, args, true)
+			if err != nil {
+				return err
+			}
+			if name == "" {
+				return fmt.Errorf("which wrong solution? make wrong-edit LESSON=%s WRONG=<kebab-name> [FILE=x.go EXERCISE=N]", r.lesson.Number)
+			}
+			return editWrong(r, name, file)
+		},
+	}
+	bindTarget(cmd, &t, true)
+	stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
+	stringFlag(cmd, &file, "file", "FILE", "the learner file a new wrong solution changes")
+	return asMake(cmd, "wrong-edit")
+}
+
+// editWrong writes the file to edit (the reference with the patch applied, or the reference
+// itself for a new one) and header.txt beside it.
+func editWrong(r resolved, name, file string) error {
+	dir := editDir(r.root, r.lesson, name)
+	header := fmt.Sprintf(headerTemplate, r.exercise)
+	var path string
+	list, err := r.lesson.WrongSolutions()
+	if err != nil {
+		return err
+	}
+	i := indexOf(list, name)
+	switch {
+	case i >= 0:
+		w := list[i]
+		if path, err = r.lesson.Apply(w, filepath.Dir(dir)); err != nil {
+			return err
+		}
+		header = fmt.Sprintf("Wrong (exercise %d): %s.\n%s\n", w.Exercise, w.Mistake, w.Why)
+	case file == "" || r.exercise == 0:
+		return fmt.Errorf("lesson %s has no wrong solution %q yet: name the file it changes and its exercise (FILE=x.go EXERCISE=N)", r.lesson.Number, name)
+	default:
+		data, err := os.ReadFile(filepath.Join(r.lesson.SolutionDir, file))
+		if err != nil {
+			return fmt.Errorf("%s is not a solution file of lesson %s: %v", file, r.lesson.Number, err)
+		}
+		path = filepath.Join(dir, file)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "header.txt"), []byte(header), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("Edit %s (one realistic mistake) and %s (what and why),\nthen: make wrong-save LESSON=%s WRONG=%s\n", path, filepath.Join(dir, "header.txt"), r.lesson.Number, name)
+	return nil
+}
+
+func wrongSaveCommand() *cobra.Command {
+	var t target
+	var name string
+	cmd := &cobra.Command{
+		Use:   "wrong-save",
+		Short: "Authors: save the wrong solution edited with wrong-edit as its patch",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, args, true)
+			if err != nil {
+				return err
+			}
+			return saveWrong(r, name)
+		},
+	}
+	bindTarget(cmd, &t, false)
+	stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
+	return asMake(cmd, "wrong-save")
+}
+
+func saveWrong(r resolved, name string) error {
+	dir := editDir(r.root, r.lesson, name)
+	header, err := os.ReadFile(filepath.Join(dir, "header.txt"))
+	if err != nil {
+		return fmt.Errorf("nothing to save for %q: make wrong-edit LESSON=%s WRONG=%s first (%v)", name, r.lesson.Number, name, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	if len(files) != 1 {
+		return fmt.Errorf("%s should hold the one edited .go file, it holds %d", dir, len(files))
+	}
+	patch, err := r.lesson.WrongPatch(string(header), files[0])
+	if err != nil {
+		return err
+	}
+	out := filepath.Join(r.lesson.WrongDir(), name+lessons.PatchExt)
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, patch, 0o644); err != nil {
+		return err
+	}
+	list, _ := r.lesson.WrongSolutions()
+	if i := indexOf(list, name); i >= 0 && list[i].Problem != "" {
+		return fmt.Errorf("wrote %s, but it is not well-formed yet: %s", out, list[i].Problem)
+	}
+	rel, _ := filepath.Rel(r.root, out)
+	fmt.Printf("Wrote %s. Prove it: make test-wrong LESSON=%s WRONG=%s\n", rel, r.lesson.Number, name)
+	return nil
+}
+
+func indexOf(list []lessons.Wrong, name string) int {
+	for i, w := range list {
+		if w.Name == name {
+			return i
+		}
+	}
+	return -1
+}
