@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 pins=$PWD/scripts/versions/versions.env
 pin() { awk -F= -v k="$1" '$1 == k {print $2}' "$pins"; }
 
-# Library pins: keys that are module paths.
+# Library pins: keys that are module paths. Then every module is tidied on its own (outside
+# go.work, as `go mod tidy` always runs), which make test checks too (scripts/versions).
 for mod in $(find lessons scripts -name go.mod -not -path '*/cluster/local/build/*'); do
   dir=$(dirname "$mod")
   for path in $(awk -F= '/^[a-z].*\// {print $1}' "$pins"); do
@@ -15,6 +16,7 @@ for mod in $(find lessons scripts -name go.mod -not -path '*/cluster/local/build
       (cd "$dir" && go mod edit -require="$path@$(pin "$path")")
     fi
   done
+  (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go mod tidy)
 done
 
 # Builder modules: Kubernetes, its staging modules, etcd. They are outside go.work; tidy them alone.

@@ -2,6 +2,7 @@ package versions_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,6 +43,24 @@ func TestBuilderModulesMatchThePins(t *testing.T) {
 		}
 	}
 	wantRequire(t, parse(t, filepath.Join(build, "etcd", "go.mod")), "go.etcd.io/etcd/server/v3", versions.Etcd())
+}
+
+// TestEveryGoModIsTidy: `go mod tidy` leaves every module of the workspace as it is (each module
+// on its own, outside go.work, the way tidy always runs), so a go.mod says what its module really
+// needs, direct and indirect, and nothing it does not. make pins tidies after pinning.
+func TestEveryGoModIsTidy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go mod tidy in every module")
+	}
+	for _, path := range goModFiles(t) {
+		cmd := exec.Command("go", "mod", "tidy", "-diff")
+		cmd.Dir = filepath.Dir(path)
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			rel, _ := filepath.Rel(root(t), path)
+			t.Errorf("%s is not tidy (run make pins, which tidies every module): %v\n%s", rel, err, out)
+		}
+	}
 }
 
 func TestKindConfigUsesThePinnedImage(t *testing.T) {
