@@ -47,8 +47,8 @@ type compiled struct {
 	ownAPI bool // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
 	// applied says the patch applied, so an error is the build's, not the patch's.
 	applied bool
-	err    error
-	took   time.Duration
+	err     error
+	took    time.Duration
 }
 
 // wrongRunsAtOnce is how many wrong solutions' test binaries run side by side. A wrong
