@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"workshop.local/scripts/internal/cluster"
-	"workshop.local/scripts/internal/learn"
+	"workshop.local/scripts/internal/loop"
 	"workshop.local/scripts/internal/ownspecs"
 )
 
@@ -47,7 +47,7 @@ func checkCommand() *cobra.Command {
 			if err := ensureCluster(cmd.Context()); err != nil {
 				return err
 			}
-			return verdict(learn.Check(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise, verbose))
+			return verdict(loop.Check(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise, verbose))
 		},
 	}
 	bindTarget(cmd, &t, true)
@@ -68,7 +68,7 @@ func watchCommand() *cobra.Command {
 			if err := ensureCluster(cmd.Context()); err != nil {
 				return err
 			}
-			return verdict(learn.Watch(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise))
+			return verdict(loop.Watch(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise))
 		},
 	}
 	bindTarget(cmd, &t, true)
@@ -85,7 +85,7 @@ func hintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return verdict(learn.Hint(os.Stdout, r.root, r.lesson, r.exercise))
+			return verdict(loop.Hint(os.Stdout, r.root, r.lesson, r.exercise))
 		},
 	}
 	bindTarget(cmd, &t, true)
@@ -103,7 +103,7 @@ func progressCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return verdict(learn.Progress(os.Stdout, r.root, asJSON))
+			return verdict(loop.Progress(os.Stdout, r.root, asJSON))
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON, for tools (make progress ARGS=--json)")
@@ -120,7 +120,7 @@ func resetCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return verdict(learn.Reset(os.Stdout, os.Stdin, r.root, r.lesson, r.exercise))
+			return verdict(loop.Reset(os.Stdout, os.Stdin, r.root, r.lesson, r.exercise))
 		},
 	}
 	bindTarget(cmd, &t, true)
@@ -138,7 +138,7 @@ func solutionCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return verdict(learn.Solution(os.Stdout, r.root, r.lesson, r.exercise, force))
+			return verdict(loop.Solution(os.Stdout, r.root, r.lesson, r.exercise, force))
 		},
 	}
 	bindTarget(cmd, &t, true)

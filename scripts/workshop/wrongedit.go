@@ -64,22 +64,21 @@ func editWrong(r resolved, name, file string) error {
 	switch {
 	case i >= 0:
 		w := list[i]
-		if path, err = r.lesson.Apply(w, filepath.Dir(dir)); err != nil {
-			return err
-		}
 		header = fmt.Sprintf("Wrong (exercise %d): %s.\n%s\n", w.Exercise, w.Mistake, w.Why)
+		if path, err = r.lesson.Apply(w, filepath.Dir(dir)); err != nil {
+			if w.Problem != "" {
+				return err
+			}
+			// The reference moved on: start again from it, with the old header and patch at hand.
+			fmt.Printf("%v\nStarting from the reference instead; redo the mistake of %s.\n", err, w.Patch)
+			if path, err = copyReference(r.lesson, w.File, dir); err != nil {
+				return err
+			}
+		}
 	case file == "" || r.exercise == 0:
 		return fmt.Errorf("lesson %s has no wrong solution %q yet: name the file it changes and its exercise (FILE=x.go EXERCISE=N)", r.lesson.Number, name)
 	default:
-		data, err := os.ReadFile(filepath.Join(r.lesson.SolutionDir, file))
-		if err != nil {
-			return fmt.Errorf("%s is not a solution file of lesson %s: %v", file, r.lesson.Number, err)
-		}
-		path = filepath.Join(dir, file)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if path, err = copyReference(r.lesson, file, dir); err != nil {
 			return err
 		}
 	}
@@ -88,6 +87,19 @@ func editWrong(r resolved, name, file string) error {
 	}
 	fmt.Printf("Edit %s (one realistic mistake) and %s (what and why),\nthen: make wrong-save LESSON=%s WRONG=%s\n", path, filepath.Join(dir, "header.txt"), r.lesson.Number, name)
 	return nil
+}
+
+// copyReference copies the solution's file into dir, to be edited.
+func copyReference(l lessons.Lesson, file, dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(l.SolutionDir, file))
+	if err != nil {
+		return "", fmt.Errorf("%s is not a solution file of lesson %s: %v", file, l.Number, err)
+	}
+	path := filepath.Join(dir, file)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	return path, os.WriteFile(path, data, 0o644)
 }
 
 func wrongSaveCommand() *cobra.Command {

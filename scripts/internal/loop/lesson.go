@@ -1,4 +1,8 @@
-package learn
+// Package loop is the learner's loop: make check (build a lesson's specs, run them against the
+// workshop cluster, show the current exercise's failures in full and the rest a line each), make
+// watch (the same on every save, with keys), hint, progress, reset and solution. What it remembers
+// (exercises passed, hints shown) is package learner's state in .progress/.
+package loop
 
 import (
 	"context"
