@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 // workshopContexts are the contexts `make cluster` creates. Every program of the workspace that
@@ -46,15 +47,22 @@ func LoadConfig() (*rest.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read kubeconfig %s: %w", path, err)
 	}
-	if err := allowContext(raw.CurrentContext); err != nil {
+	if err := allowContext(raw); err != nil {
 		return nil, err
 	}
 	return clientcmd.NewDefaultClientConfig(*raw, &clientcmd.ConfigOverrides{}).ClientConfig()
 }
 
-func allowContext(name string) error {
-	if slices.Contains(workshopContexts, name) || (name != "" && os.Getenv("LESSONS_ALLOW_CONTEXT") == name) {
+// allowContext accepts the kubeconfig's current context when the learner named it in
+// LESSONS_ALLOW_CONTEXT, or when it is a workshop context that really leads to the workspace's
+// own cluster (ownCluster): a context's name alone proves nothing.
+func allowContext(raw *clientcmdapi.Config) error {
+	name := raw.CurrentContext
+	if name != "" && os.Getenv("LESSONS_ALLOW_CONTEXT") == name {
 		return nil
+	}
+	if slices.Contains(workshopContexts, name) {
+		return ownCluster(raw)
 	}
 	return fmt.Errorf("refusing kubeconfig context %q: these specs create and delete objects, so they run only against the workshop cluster (contexts %v, made by `make cluster`). "+
 		"To run them against %q anyway, set LESSONS_ALLOW_CONTEXT=%s", name, workshopContexts, name, name)

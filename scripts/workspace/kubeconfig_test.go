@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,11 +15,12 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
-// writeKubeconfig writes a kubeconfig whose current context is contextName, pointing at server.
-func writeKubeconfig(t *testing.T, contextName, server string) string {
+// writeKubeconfig writes a kubeconfig whose current context is contextName, pointing at server
+// and trusting ca (PEM).
+func writeKubeconfig(t *testing.T, contextName, server string, ca []byte) string {
 	t.Helper()
 	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["c"] = &clientcmdapi.Cluster{Server: server, InsecureSkipTLSVerify: true}
+	cfg.Clusters["c"] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: ca}
 	cfg.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: "t"}
 	cfg.Contexts[contextName] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
 	cfg.CurrentContext = contextName
@@ -27,6 +29,22 @@ func writeKubeconfig(t *testing.T, contextName, server string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// serverCA is the PEM of the test server's certificate, which its clients trust as their CA.
+func serverCA(srv *httptest.Server) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+}
+
+// trusting makes a cluster folder (WORKSHOP_CLUSTER_DIR) whose recorded CA is ca, as make
+// cluster records its cluster's.
+func trusting(t *testing.T, ca []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, TrustedCAFile), ca, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WORKSHOP_CLUSTER_DIR", dir)
 }
 
 // countingServer counts every request it gets, so a test can prove none was sent.
@@ -43,7 +61,7 @@ func countingServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 func TestRefusesAForeignContextBeforeAnyRequest(t *testing.T) {
 	srv, requests := countingServer(t)
-	t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, "production", srv.URL))
+	t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, "production", srv.URL, serverCA(srv)))
 	t.Setenv("LESSONS_ALLOW_CONTEXT", "")
 	_, err := LoadConfig()
 	if err == nil {
@@ -61,7 +79,7 @@ func TestRefusesAForeignContextBeforeAnyRequest(t *testing.T) {
 
 func TestAcceptsAForeignContextTheLearnerNamed(t *testing.T) {
 	srv, _ := countingServer(t)
-	t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, "production", srv.URL))
+	t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, "production", srv.URL, serverCA(srv)))
 	t.Setenv("LESSONS_ALLOW_CONTEXT", "production")
 	cfg, err := LoadConfig()
 	if err != nil {
@@ -75,11 +93,73 @@ func TestAcceptsAForeignContextTheLearnerNamed(t *testing.T) {
 func TestAcceptsTheWorkshopContexts(t *testing.T) {
 	srv, _ := countingServer(t)
 	t.Setenv("LESSONS_ALLOW_CONTEXT", "")
+	trusting(t, serverCA(srv))
 	for _, name := range []string{LocalContext, KindContext} {
-		t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, name, srv.URL))
-		if _, err := LoadConfig(); err != nil {
+		t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, name, srv.URL, serverCA(srv)))
+		cfg, err := LoadConfig()
+		if err != nil {
+			t.Errorf("context %s: %v", name, err)
+			continue
+		}
+		if err := CheckReachable(context.Background(), cfg); err != nil {
 			t.Errorf("context %s: %v", name, err)
 		}
+	}
+}
+
+// TestRefusesAWorkshopNameOnAnotherCluster: a context named like the workspace's is refused,
+// before any request, when its CA is not the one make cluster recorded, when the workspace has
+// recorded none, or when its server is not on this machine.
+func TestRefusesAWorkshopNameOnAnotherCluster(t *testing.T) {
+	srv, requests := countingServer(t)
+	// Every httptest server has the same certificate: another cluster's CA is another PEM.
+	otherCA := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte("another cluster")})
+	t.Setenv("LESSONS_ALLOW_CONTEXT", "")
+	cases := []struct {
+		name, server string
+		trusted      []byte
+		want         string
+	}{
+		{"another cluster's CA", srv.URL, otherCA, "not the one `make cluster` recorded"},
+		{"nothing recorded yet", srv.URL, nil, "run `make cluster` once"},
+		{"a server elsewhere", "https://192.0.2.10:6443", serverCA(srv), "not at this machine"},
+	}
+	for _, c := range cases {
+		if c.trusted != nil {
+			trusting(t, c.trusted)
+		} else {
+			t.Setenv("WORKSHOP_CLUSTER_DIR", t.TempDir())
+		}
+		t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, LocalContext, c.server, serverCA(srv)))
+		_, err := LoadConfig()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: want a refusal saying %q, got %v", c.name, c.want, err)
+		}
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("%d requests reached the cluster named like the workspace's; want none", n)
+	}
+}
+
+// TestTrustRecordsTheKubeconfigsCA: what make cluster records is what LoadConfig then accepts.
+func TestTrustRecordsTheKubeconfigsCA(t *testing.T) {
+	srv, _ := countingServer(t)
+	dir := t.TempDir()
+	t.Setenv("WORKSHOP_CLUSTER_DIR", dir)
+	t.Setenv("LESSONS_ALLOW_CONTEXT", "")
+	data, err := os.ReadFile(writeKubeconfig(t, LocalContext, srv.URL, serverCA(srv)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(KubeconfigPath(dir), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Trust(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LESSONS_KUBECONFIG", KubeconfigPath(dir))
+	if _, err := LoadConfig(); err != nil {
+		t.Fatalf("the cluster Trust recorded should be accepted: %v", err)
 	}
 }
 
@@ -95,7 +175,8 @@ func TestSaysToRunMakeClusterWhenTheClusterDoesNotAnswer(t *testing.T) {
 	srv, _ := countingServer(t)
 	url := srv.URL
 	srv.Close() // nothing listens there any more
-	t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, LocalContext, url))
+	trusting(t, serverCA(srv))
+	t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, LocalContext, url, serverCA(srv)))
 	cfg, err := LoadConfig()
 	if err != nil {
 		t.Fatal(err)

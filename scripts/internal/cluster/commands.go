@@ -62,8 +62,13 @@ func (c *Cluster) upKind(ctx context.Context, d Runtime) error {
 	return c.recordAndPrint()
 }
 
+// recordAndPrint records the runtime, and the CA of the kubeconfig it has just written as the
+// one the workspace's programs trust (workspace.Trust), then tells the learner how to use it.
 func (c *Cluster) recordAndPrint() error {
 	if err := record(c.dir, c.runtime); err != nil {
+		return err
+	}
+	if err := workspace.Trust(c.dir); err != nil {
 		return err
 	}
 	c.printUsage()
@@ -82,9 +87,18 @@ func (c *Cluster) Ensure(ctx context.Context) error {
 	}
 	if Recorded(c.dir) == c.runtime && d.Running(ctx) {
 		fmt.Fprintf(c.out, "Workshop cluster: %s, running (kubeconfig %s).\n", c.runtime, c.Kubeconfig())
-		return nil
+		return c.trustOnce()
 	}
 	return c.up(ctx)
+}
+
+// trustOnce records the CA of a running cluster started before the workspace recorded one (an
+// older workspace); a cluster this workspace started has it from its start.
+func (c *Cluster) trustOnce() error {
+	if _, err := os.Stat(filepath.Join(c.dir, workspace.TrustedCAFile)); err == nil {
+		return nil
+	}
+	return workspace.Trust(c.dir)
 }
 
 func (c *Cluster) printUsage() {

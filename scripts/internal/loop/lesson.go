@@ -121,6 +121,12 @@ func printFull(w io.Writer, look look, specs []types.SpecReport) {
 // summarize prints one line per exercise and what to do next.
 func summarize(root string, lesson lessons.Lesson, res lessons.Result, only int) bool {
 	exercises := res.Exercises()
+	if len(exercises) == 0 {
+		// A check that ran no spec proves nothing: never a pass (nor a progress mark, nor a
+		// result for the board, which record only sends for exercises that ran).
+		fmt.Printf("No spec of lesson %s ran, so nothing passed: make check LESSON=%s VERBOSE=1 shows why.\n", lesson.Number, lesson.Number)
+		return false
+	}
 	done := 0
 	for _, e := range exercises {
 		mark := "todo"
