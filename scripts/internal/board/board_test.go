@@ -173,8 +173,13 @@ func TestLearnerJoinsAndReports(t *testing.T) {
 		t.Errorf("a refused join must not be kept")
 	}
 	b.now = b.now.Add(time.Minute)
+	joined := filepath.Join(learner.Dir(root), "board.json")
+	_ = os.WriteFile(joined, []byte("{}"), 0o644) // an older workspace wrote it readable by all
 	if _, err := Join(t.Context(), root, b.srv.URL, b.s.Code(), "grace"); err != nil {
 		t.Fatal(err)
+	}
+	if fi, err := os.Stat(joined); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("board.json holds the join code: want mode 0600, got %v (%v)", fi.Mode().Perm(), err)
 	}
 	if page := b.get("/"); !strings.Contains(page, ">grace<") || !strings.Contains(page, `title="Expected /apis/apps/v1 to equal /api/v1"`) {
 		t.Errorf("grace's results are not on the board:\n%s", page)

@@ -45,7 +45,11 @@ func Join(ctx context.Context, root, board, code, name string) (string, error) {
 	if err := os.MkdirAll(learner.Dir(root), 0o755); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(joinedPath(root), data, 0o644); err != nil {
+	// It holds the join code: 0600, also when an older workspace wrote it readable by all.
+	if err := os.WriteFile(joinedPath(root), data, 0o600); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(joinedPath(root), 0o600); err != nil {
 		return "", err
 	}
 	err = Send(ctx, root)

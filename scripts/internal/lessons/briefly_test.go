@@ -1,18 +1,27 @@
 package lessons
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestBrieflyKeepsValuesAndDropsDumps proves the failure summary keeps the values Gomega
-// compares, without their type annotations, and leaves out struct dumps.
+// compares (both of them, after a custom message), without their type annotations, shows a
+// multi-line struct dump as {…}, and is cut by length.
 func TestBrieflyKeepsValuesAndDropsDumps(t *testing.T) {
 	cases := map[string]string{
 		"Expected\n    <string>: /apis/v1/pods\nto equal\n    <string>: /api/v1/pods":                                                                   "Expected /apis/v1/pods to equal /api/v1/pods",
-		"Unexpected error:\n    <*errors.StatusError | 0xc000123>: \n    pods \"x\" not found\n    {\n        ErrStatus: {Code: 404},\n    }\noccurred": "Unexpected error: pods \"x\" not found occurred",
+		"Unexpected error:\n    <*errors.StatusError | 0xc000123>: \n    pods \"x\" not found\n    {\n        ErrStatus: {Code: 404},\n    }\noccurred": "Unexpected error: pods \"x\" not found {…} occurred",
+		"the mapper should answer from its cache\nExpected\n    <[]string | len:0, cap:0>: []\nto equal\n    <[]string | len:1, cap:1>: [\"pods\"]":     "the mapper should answer from its cache Expected [] to equal [\"pods\"]",
 		"want NotFound; got nil\nExpected\n    <bool>: false\nto be true":                                                                               "want NotFound; got nil Expected false to be true",
 	}
 	for msg, want := range cases {
 		if got := briefly(msg); got != want {
 			t.Errorf("briefly(%q)\n got %q\nwant %q", msg, got, want)
 		}
+	}
+	long := briefly("Expected\n" + strings.Repeat("x", 500))
+	if r := []rune(long); len(r) != briefMax || !strings.HasSuffix(long, "…") {
+		t.Errorf("a long message should be cut to %d runes ending in …, got %d: %q", briefMax, len(r), long)
 	}
 }

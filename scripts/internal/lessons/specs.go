@@ -219,29 +219,37 @@ func (res Result) Exercises() []Exercise {
 	return list
 }
 
-// briefly keeps the first four lines of a failure message that say something, enough for
-// "Expected A to equal B": Gomega's type annotations ("<*errors.errorString | 0xc000...>: ")
-// are cut off the values they introduce, and struct dumps are dropped.
+// briefMax is how long a one-line failure summary may grow: enough for a custom message and
+// both values of a comparison, short enough for one line of a terminal or the board.
+const briefMax = 240
+
+// briefly turns a Gomega failure message into one line: the lines joined, values without their
+// type annotations, a multi-line struct dump (an error's, most often) shown as {…}, and the
+// whole cut at briefMax runes. Cutting by length instead of by lines keeps "Expected X to equal
+// Y" whole: the values are what a learner needs.
 func briefly(msg string) string {
 	var kept []string
 	inDump := false
 	for _, line := range strings.Split(msg, "\n") {
 		line = withoutTypeAnnotation(strings.TrimSpace(line))
 		switch {
-		case strings.HasPrefix(line, "{"):
-			inDump = !strings.HasSuffix(line, "}")
-			continue
 		case inDump:
 			inDump = !strings.HasPrefix(line, "}")
+			continue
+		case line == "{" || strings.HasPrefix(line, "{") && !strings.HasSuffix(line, "}"):
+			inDump = true
+			kept = append(kept, "{…}")
 			continue
 		case line == "":
 			continue
 		}
-		if kept = append(kept, line); len(kept) == 4 {
-			break
-		}
+		kept = append(kept, line)
 	}
-	return strings.Join(kept, " ")
+	joined := strings.Join(kept, " ")
+	if r := []rune(joined); len(r) > briefMax {
+		joined = string(r[:briefMax-1]) + "…"
+	}
+	return joined
 }
 
 // withoutTypeAnnotation turns Gomega's `<string>: /api/v1` into `/api/v1`; a line that is only

@@ -107,14 +107,25 @@ func specLine(s lessons.Spec) string {
 	return strings.Join(append(slices.Clone(texts), s.Report.LeafNodeText), " ")
 }
 
-// printFull prints specs as Ginkgo's default reporter does for a failure.
+// printFull prints specs as Ginkgo's default reporter does for a failure. A stub panics in
+// every spec of its exercise with the same stack: the first panic is shown whole, the others
+// only counted (each still has its line below; VERBOSE=1 shows them all).
 func printFull(w io.Writer, look look, specs []types.SpecReport) {
 	if len(specs) == 0 {
 		return
 	}
 	r := reporters.NewDefaultReporter(types.ReporterConfig{NoColor: !look.color}, w)
+	panics := 0
 	for _, sr := range specs {
+		if sr.Failure.ForwardedPanic != "" {
+			if panics++; panics > 1 {
+				continue
+			}
+		}
 		r.DidRun(sr)
+	}
+	if panics > 1 {
+		fmt.Fprintf(w, "%d more specs panicked; their stack traces are left out (VERBOSE=1 shows them).\n", panics-1)
 	}
 }
 
