@@ -167,4 +167,3 @@ func checkTarget(vars map[string]string, all []lessons.Lesson) string {
 	}
 	return ""
 }
-
