@@ -90,8 +90,8 @@ kit-install: go-present
 	@$(WS) kit-install --kit "$(abspath $(KIT))"
 
 # The maintainers' proofs and chores.
-.PHONY: test test-wrong wrong-edit wrong-save mistakes generate ginkgo
-test test-wrong wrong-edit wrong-save mistakes generate: tools
+.PHONY: test test-wrong wrong-edit wrong-save mistakes sums generate ginkgo
+test test-wrong wrong-edit wrong-save mistakes sums generate: tools
 	@$(WS) $@
 ginkgo: tools
 	@$(WS) ginkgo -- $(ARGS)

@@ -16,7 +16,7 @@ import (
 // maintainCommands are the workshop's own proofs and chores: test, test-wrong, mistakes,
 // generate, ginkgo, pins, bench-cluster.
 func maintainCommands() []*cobra.Command {
-	return []*cobra.Command{testCommand(), testWrongCommand(), wrongEditCommand(), wrongSaveCommand(), mistakesCommand(), generateCommand(),
+	return []*cobra.Command{testCommand(), testWrongCommand(), wrongEditCommand(), wrongSaveCommand(), mistakesCommand(), sumsCommand(), generateCommand(),
 		ginkgoCommand(), overlayCommand(), scriptCommand("pins", "Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod", "pins.sh"),
 		scriptCommand("bench-cluster", "Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md)", "bench-cluster.sh")}
 }
@@ -74,6 +74,17 @@ func mistakesCommand() *cobra.Command {
 			return proof.WriteMistakes(root)
 		}),
 	}, "mistakes")
+}
+
+func sumsCommand() *cobra.Command {
+	return asMake(&cobra.Command{
+		Use:   "sums",
+		Short: "Write lessons/specs.sha256, the specs and support files as shipped, which make check compares against",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(_ *cobra.Command, root string) (bool, error) {
+			return proof.WriteSums(root)
+		}),
+	}, "sums")
 }
 
 func generateCommand() *cobra.Command {

@@ -158,3 +158,60 @@ func SolutionDiff(root string, l lessons.Lesson, files []string, color bool) (st
 	}
 	return out.String(), nil
 }
+
+// RestoreSupport puts the lesson's specs and support files back as the workspace ships them
+// (edited is lessons.EditedSupport's list): a changed or removed file from git (HEAD), an added
+// one moved out of the lesson. What it replaces or moves is saved to a backup folder first. It
+// returns what it did, a line per file, and the backup folder ("" when none was needed).
+func RestoreSupport(root string, l lessons.Lesson, edited []string, now time.Time) ([]string, string, error) {
+	backup := filepath.Join(Dir(root), "backups", fmt.Sprintf("%s-specs-%s", l.Name, now.Format("20060102-150405")))
+	var done []string
+	for _, e := range edited {
+		how, file, _ := strings.Cut(e, ": ")
+		path := filepath.Join(root, file)
+		if mine, err := os.ReadFile(path); err == nil {
+			if err := saveTo(filepath.Join(backup, file), mine); err != nil {
+				return done, backup, err
+			}
+		}
+		if how == "added" {
+			if err := os.Remove(path); err != nil {
+				return done, backup, err
+			}
+			done = append(done, "removed "+file+" (not part of the workspace)")
+			continue
+		}
+		shipped, err := gitShow(root, file)
+		if err != nil {
+			return done, backup, err
+		}
+		if err := os.WriteFile(path, shipped, 0o644); err != nil {
+			return done, backup, err
+		}
+		done = append(done, "restored "+file)
+	}
+	if len(done) == 0 {
+		backup = ""
+	}
+	return done, backup, nil
+}
+
+func saveTo(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// gitShow is a file as the workspace's git history has it (HEAD), path relative to root.
+func gitShow(root, file string) ([]byte, error) {
+	cmd := exec.Command("git", "show", "HEAD:"+file)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git show HEAD:%s: %v: %s", file, err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}

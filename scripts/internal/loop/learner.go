@@ -193,6 +193,9 @@ func nextStep(rows []progressRow) string {
 // resetExercise puts an exercise's starter files back from git after backing up the learner's;
 // exercise 0 resets the whole lesson, after asking.
 func resetExercise(w io.Writer, in io.Reader, root string, lesson lessons.Lesson, exercise int, ask bool) (bool, error) {
+	if err := restoreSupport(w, root, lesson); err != nil {
+		return false, err
+	}
 	files, err := learner.ExerciseFiles(lesson, exercise)
 	if err != nil {
 		return false, err
@@ -227,6 +230,24 @@ func resetExercise(w io.Writer, in io.Reader, root string, lesson lessons.Lesson
 			}
 		}
 	})
+}
+
+// restoreSupport puts back the specs and support files the learner changed, first and without
+// asking: they are the workspace's, not the learner's work (a backup is kept all the same).
+func restoreSupport(w io.Writer, root string, lesson lessons.Lesson) error {
+	edited, err := lesson.EditedSupport(root)
+	if err != nil || len(edited) == 0 {
+		return err
+	}
+	done, backup, err := learner.RestoreSupport(root, lesson, edited, time.Now())
+	for _, line := range done {
+		fmt.Fprintln(w, strings.ToUpper(line[:1])+line[1:]+".")
+	}
+	if backup != "" {
+		rel, _ := filepath.Rel(root, backup)
+		fmt.Fprintf(w, "The versions they replaced are saved in %s/. The specs count again.\n", rel)
+	}
+	return err
 }
 
 // confirm asks a yes/no question; without an answer (no terminal, end of input) it is no.

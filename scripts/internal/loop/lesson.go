@@ -68,7 +68,12 @@ func Check(ctx context.Context, root, scratch string, lesson lessons.Lesson, exe
 		fmt.Println("\n" + look.dim("Ginkgo's whole output: "+rel+" (or VERBOSE=1)"))
 	}
 	fmt.Println()
-	return summarize(root, lesson, res, exercise), nil
+	passed := summarize(root, lesson, res, exercise)
+	if warning := c.notCounted(); warning != "" {
+		fmt.Println("\n" + look.red(warning))
+		return false, nil
+	}
+	return passed, nil
 }
 
 // printCompact shows every spec as one line, grouped by exercise, and the current exercise's

@@ -29,6 +29,9 @@ type checker struct {
 	out           io.Writer // where build progress goes
 	// proving, when set, is told before the proof of a "write your own specs" exercise starts.
 	proving func(broken int)
+	// edited lists the specs and support files that differ from what the workspace shipped, as
+	// of the last run: while it is not empty, results are shown but do not count.
+	edited []string
 }
 
 func newChecker(root, scratch string, lesson lessons.Lesson, purpose string, out io.Writer, l look) *checker {
@@ -98,9 +101,23 @@ func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (les
 		res, err = ownspecs.WithProof(ctx, c.scratch, c.lesson, res)
 	}
 	if err == nil {
+		c.edited, err = c.lesson.EditedSupport(c.root)
+	}
+	if err == nil && len(c.edited) == 0 {
 		err = c.record(res)
 	}
 	return res, err
+}
+
+// notCounted says, when the learner has edited the specs or their support, that the results
+// just shown do not count and how to put the files back; "" when they count.
+func (c *checker) notCounted() string {
+	if len(c.edited) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("These results do not count: the specs, or the code they run on, are not as the workspace ships them (%s).\n"+
+		"Your progress is not marked, solutions stay folded and the board is not told. Put them back: make reset LESSON=%s",
+		strings.Join(c.edited, ", "), c.lesson.Number)
 }
 
 // record remembers each checked exercise's outcome for make progress, hint and solution.

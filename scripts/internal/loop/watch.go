@@ -178,6 +178,9 @@ func (w *watcher) show(r result) {
 	default:
 		w.exerciseVerdict(&b, r)
 	}
+	if warning := w.checker.notCounted(); warning != "" && r.buildErr == nil {
+		fmt.Fprintln(&b, w.look.red(warning))
+	}
 	w.status = strings.TrimRight(b.String(), "\n")
 	if !w.keys {
 		fmt.Fprintf(w.out, "[%s] %s\n", time.Now().Format("15:04:05"), strings.ReplaceAll(w.status, "\n", "\n    "))

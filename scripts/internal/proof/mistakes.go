@@ -105,3 +105,38 @@ func sentence(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// WriteSums is `make sums`: lessons/specs.sha256 from the specs and support files as they are.
+func WriteSums(root string) (bool, error) {
+	all, err := lessons.Discover(root)
+	if err != nil {
+		return false, err
+	}
+	data, err := lessons.RenderSums(root, all)
+	if err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(filepath.Join(root, lessons.SumsFile), data, 0o644); err != nil {
+		return false, err
+	}
+	fmt.Printf("wrote %s (%d files)\n", lessons.SumsFile, bytes.Count(data, []byte("\n"))-2)
+	return true, nil
+}
+
+// sumsCurrent is the static check that lessons/specs.sha256 matches the specs as committed:
+// a maintainer who changes a spec runs make sums, or every learner's check stops counting.
+func (t *tester) sumsCurrent(context.Context) (string, error) {
+	all, err := lessons.Discover(t.root) // every lesson's, even when make test proves one
+	if err != nil {
+		return "", err
+	}
+	want, err := lessons.RenderSums(t.root, all)
+	if err != nil {
+		return "", err
+	}
+	have, err := os.ReadFile(filepath.Join(t.root, lessons.SumsFile))
+	if err != nil || !bytes.Equal(have, want) {
+		return "", errors.New(lessons.SumsFile + " does not match the specs and support files: run `make sums` and commit it")
+	}
+	return fmt.Sprintf("%d files", bytes.Count(want, []byte("\n"))-2), nil
+}

@@ -19,6 +19,7 @@ func (t *tester) staticChecks() []check {
 		{"go vet, every module", t.vetModules},
 		{"no deprecated API in lessons, solutions, harness and tools", t.noDeprecatedAPI},
 		{"docs/mistakes.md lists every wrong solution", t.mistakesCurrent},
+		{"lessons/specs.sha256 lists every spec and support file as shipped", t.sumsCurrent},
 		{"generated files (make generate) are current, for starters and solutions", t.generatedCurrent},
 	}
 }
