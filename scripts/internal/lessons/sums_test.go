@@ -26,9 +26,9 @@ func TestEditedSpecsAreNoticed(t *testing.T) {
 		t.Fatalf("as shipped: want nothing edited, got %v (error %v)", edited, err)
 	}
 
-	write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\nfunc Solved() {}\n")       // the learner's file
+	write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\nfunc Solved() {}\n")     // the learner's file
 	write(t, filepath.Join(l.Dir, "my_specs_test.go"), "package demo\n\n// my specs\n") // theirs too
-	write(t, filepath.Join(l.Dir, "demo_test.go"), "package demo\n\n// _ = want\n")      // gutted
+	write(t, filepath.Join(l.Dir, "demo_test.go"), "package demo\n\n// _ = want\n")     // gutted
 	write(t, filepath.Join(root, harnessDir, "suite.go"), "package harness\n\n// softer\n")
 	if err := os.Remove(filepath.Join(l.Dir, "suite_test.go")); err != nil {
 		t.Fatal(err)
