@@ -48,7 +48,7 @@ var _ = Describe("clear errors", func() {
 	It("rejects an unknown CLUSTER value", func() {
 		res := runIsolated("CLUSTER=bogus")
 		Expect(res.exitCode).NotTo(BeZero())
-		Expect(res.output).To(ContainSubstring(`CLUSTER="bogus" is not a kind of cluster: use auto, kind or local`))
+		Expect(res.output).To(ContainSubstring(`CLUSTER="bogus" is not a runtime of the workshop cluster: use auto, kind or local`))
 	})
 
 	It("says Go is missing when the binaries must be built without a Go toolchain", func() {

@@ -158,7 +158,7 @@ var _ = Describe("reusing a kind cluster", func() {
 			WithTimeout(30 * time.Second).Should(ContainSubstring("kind create started"))
 
 		session.Interrupt()
-		Eventually(session).WithTimeout(15 * time.Second).Should(gexec.Exit(1))
+		Eventually(session).WithTimeout(15 * time.Second).Should(gexec.Exit(2))
 		Expect(string(session.Out.Contents())).To(ContainSubstring(`Interrupted: deleting the half-created kind cluster "` + name + `"`))
 		Expect(string(session.Err.Contents())).To(ContainSubstring("creating the kind cluster was interrupted"))
 		Expect(os.ReadFile(deleted)).To(ContainSubstring("deleted rm -f -v " + name + "-control-plane"))

@@ -211,7 +211,7 @@ var _ = Describe("the kind path against a fake engine", func() {
 		Eventually(second.Out).WithTimeout(30 * time.Second).Should(gbytes.Say("another `make` is creating the kind cluster; waiting for it"))
 
 		first.Interrupt()
-		Eventually(first).WithTimeout(10 * time.Second).Should(gexec.Exit(1))
+		Eventually(first).WithTimeout(10 * time.Second).Should(gexec.Exit(2))
 		Expect(string(first.Err.Contents())).To(ContainSubstring("was interrupted"))
 		second.Interrupt()
 		Eventually(second).WithTimeout(10 * time.Second).Should(gexec.Exit())

@@ -3,6 +3,7 @@ package main_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -127,12 +128,36 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 			res, err := runTool(ctx, nil, "status")
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(res.exitCode).NotTo(BeZero())
-			g.Expect(res.output).To(MatchRegexp(`kube-apiserver +not running`))
+			g.Expect(res.output).To(MatchRegexp(`kube-apiserver +DOWN`))
+			g.Expect(res.output).To(ContainSubstring("Not as it should be: kube-apiserver."))
 		}).WithTimeout(10 * time.Second).WithPolling(200 * time.Millisecond).Should(Succeed())
 
 		mustRun(5*time.Minute, "up")
 		_, err = adminClient().CoreV1().ConfigMaps("default").Get(ctx, "survivor", metav1.GetOptions{})
 		Expect(err).NotTo(HaveOccurred(), "the ConfigMap created before the crash should survive the restart")
+	})
+
+	It("finds a component whose pid file is garbage: never a second one, never one left behind", func() {
+		mustRun(5*time.Minute, "up")
+		old, _ := strconv.Atoi(pidOf("kube-scheduler"))
+		pidFile := filepath.Join(scratchDir, "local", "run", "kube-scheduler.pid")
+		Expect(os.WriteFile(pidFile, []byte("garbage\n"), 0o644)).To(Succeed())
+
+		res, err := runTool(context.Background(), nil, "status")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.exitCode).NotTo(BeZero())
+		Expect(res.output).To(ContainSubstring(fmt.Sprintf("kube-scheduler           running without its pid file (pid %d)", old)))
+		Expect(res.output).To(ContainSubstring("Not as it should be: kube-scheduler."))
+
+		out := mustRun(5*time.Minute, "up")
+		Expect(out).To(ContainSubstring(fmt.Sprintf("Restarting the local cluster: kube-scheduler runs (pid %d) but its pid file does not name it.", old)))
+		Expect(schedulers()).To(HaveLen(1), "one scheduler for one cluster")
+		Expect(schedulers()).NotTo(ContainElement(old), "the one the garbled pid file lost is stopped")
+
+		Expect(os.WriteFile(pidFile, []byte("garbage\n"), 0o644)).To(Succeed())
+		mustRun(time.Minute, "down")
+		Expect(schedulers()).To(BeEmpty(), "make cluster-down leaves no component of this cluster behind")
+		mustRun(5*time.Minute, "up")
 	})
 
 	It("ignores stale pid files, even one naming a live process of another program", func() {
@@ -209,4 +234,25 @@ func listenOn(port int) net.Listener {
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	Expect(err).NotTo(HaveOccurred(), "port %d should be free", port)
 	return l
+}
+
+// schedulers are the pids of this spec cluster's kube-scheduler processes, found by their command
+// line (they name the scratch folder), whatever their pid file says.
+func schedulers() []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		args := strings.Split(string(cmdline), "\x00")
+		if len(args) > 1 && args[1] == "kube-scheduler" && strings.Contains(string(cmdline), scratchDir+"/") {
+			if stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); !strings.Contains(string(stat), ") Z ") {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
 }

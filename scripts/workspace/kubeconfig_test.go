@@ -36,12 +36,13 @@ func serverCA(srv *httptest.Server) []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
 }
 
-// trusting makes a cluster folder (WORKSHOP_CLUSTER_DIR) whose recorded CA is ca, as make
-// cluster records its cluster's.
-func trusting(t *testing.T, ca []byte) {
+// trusting makes a cluster folder (WORKSHOP_CLUSTER_DIR) that records server and ca as its
+// cluster's, as make cluster records them.
+func trusting(t *testing.T, server string, ca []byte) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, TrustedCAFile), ca, 0o644); err != nil {
+	record := identity(&clientcmdapi.Cluster{Server: server, CertificateAuthorityData: ca})
+	if err := os.WriteFile(filepath.Join(dir, TrustedFile), []byte(record), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("WORKSHOP_CLUSTER_DIR", dir)
@@ -93,7 +94,7 @@ func TestAcceptsAForeignContextTheLearnerNamed(t *testing.T) {
 func TestAcceptsTheWorkshopContexts(t *testing.T) {
 	srv, _ := countingServer(t)
 	t.Setenv("LESSONS_ALLOW_CONTEXT", "")
-	trusting(t, serverCA(srv))
+	trusting(t, srv.URL, serverCA(srv))
 	for _, name := range []string{LocalContext, KindContext} {
 		t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, name, srv.URL, serverCA(srv)))
 		cfg, err := LoadConfig()
@@ -116,17 +117,19 @@ func TestRefusesAWorkshopNameOnAnotherCluster(t *testing.T) {
 	otherCA := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte("another cluster")})
 	t.Setenv("LESSONS_ALLOW_CONTEXT", "")
 	cases := []struct {
-		name, server string
-		trusted      []byte
-		want         string
+		name, server  string
+		trustedServer string
+		trusted       []byte
+		want          string
 	}{
-		{"another cluster's CA", srv.URL, otherCA, "not the one `make cluster` recorded"},
-		{"nothing recorded yet", srv.URL, nil, "run `make cluster` once"},
-		{"a server elsewhere", "https://192.0.2.10:6443", serverCA(srv), "not at this machine"},
+		{"another cluster's CA", srv.URL, srv.URL, otherCA, "is not the cluster `make cluster` recorded"},
+		{"another server on this machine", srv.URL, "https://127.0.0.1:1", serverCA(srv), "is not the cluster `make cluster` recorded"},
+		{"nothing recorded yet", srv.URL, "", nil, "run `make cluster` once"},
+		{"a server elsewhere", "https://192.0.2.10:6443", srv.URL, serverCA(srv), "not at this machine"},
 	}
 	for _, c := range cases {
 		if c.trusted != nil {
-			trusting(t, c.trusted)
+			trusting(t, c.trustedServer, c.trusted)
 		} else {
 			t.Setenv("WORKSHOP_CLUSTER_DIR", t.TempDir())
 		}
@@ -175,7 +178,7 @@ func TestSaysToRunMakeClusterWhenTheClusterDoesNotAnswer(t *testing.T) {
 	srv, _ := countingServer(t)
 	url := srv.URL
 	srv.Close() // nothing listens there any more
-	trusting(t, serverCA(srv))
+	trusting(t, url, serverCA(srv))
 	t.Setenv("LESSONS_KUBECONFIG", writeKubeconfig(t, LocalContext, url, serverCA(srv)))
 	cfg, err := LoadConfig()
 	if err != nil {

@@ -92,10 +92,10 @@ func (c *Cluster) Ensure(ctx context.Context) error {
 	return c.up(ctx)
 }
 
-// trustOnce records the CA of a running cluster started before the workspace recorded one (an
+// trustOnce records a running cluster that was started before the workspace recorded one (an
 // older workspace); a cluster this workspace started has it from its start.
 func (c *Cluster) trustOnce() error {
-	if _, err := os.Stat(filepath.Join(c.dir, workspace.TrustedCAFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(c.dir, workspace.TrustedFile)); err == nil {
 		return nil
 	}
 	return workspace.Trust(c.dir)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"workshop.local/scripts/internal/cluster/lock"
@@ -52,9 +53,13 @@ func (c *Cluster) Up(ctx context.Context) error {
 		return err
 	}
 	defer unlock()
-	if c.Running(ctx) {
+	why := c.notRunning(ctx)
+	if why == "" {
 		fmt.Fprintln(c.Out, "The local cluster is already running; reusing it.")
 		return nil
+	}
+	if c.savedPorts() != (Ports{}) { // it ran here before: say why it starts again
+		fmt.Fprintf(c.Out, "Restarting the local cluster: %s.\n", why)
 	}
 	if err := c.stopAll(); err != nil {
 		return err
@@ -159,14 +164,30 @@ func startFailed(err error) error {
 // Running reports whether every component runs, as this workspace would start it (same
 // program, flags and environment), and the API server answers /readyz. A cluster started by an
 // older version of the workspace is not running in this sense, so Up restarts it.
-func (c *Cluster) Running(ctx context.Context) bool {
+func (c *Cluster) Running(ctx context.Context) bool { return c.notRunning(ctx) == "" }
+
+// notRunning says in a few words why the cluster is not running as this workspace would start
+// it, or "" when it is: a component down, running twice, running without its pid file (it would
+// be orphaned), started with other flags, or an API server that does not answer.
+func (c *Cluster) notRunning(ctx context.Context) string {
 	for _, comp := range c.components(c.savedPorts()) {
 		proc := c.process(comp.name)
-		if proc.pid() == 0 || proc.startedWith() != fingerprint(comp.bin, comp.args, comp.env) {
-			return false
+		pid, all := proc.pid(), c.running(comp)
+		switch {
+		case pid == 0 && len(all) > 0:
+			return fmt.Sprintf("%s runs (pid %d) but its pid file does not name it", comp.name, all[0])
+		case pid == 0:
+			return comp.name + " is not running"
+		case len(all) > 1:
+			return fmt.Sprintf("%s runs %d times", comp.name, len(all))
+		case proc.startedWith() != fingerprint(comp.bin, comp.args, comp.env):
+			return comp.name + " was started with other flags (by an older workspace)"
 		}
 	}
-	return c.apiReady(ctx) == nil
+	if err := c.apiReady(ctx); err != nil {
+		return "the API server does not answer"
+	}
+	return ""
 }
 
 // savedPorts are the ports the cluster was last started on (zero when it never was).
@@ -190,6 +211,9 @@ func (c *Cluster) stopAll() error {
 		if err := c.process(comps[i].name).stop(10 * time.Second); err != nil {
 			return err
 		}
+		if err := c.stopStrays(comps[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -197,11 +221,17 @@ func (c *Cluster) stopAll() error {
 // Status writes one line per component and whether the API answers and the node is Ready.
 // It returns true when the whole cluster is up.
 func (c *Cluster) Status(ctx context.Context, out io.Writer) bool {
-	up := true
+	var down []string
 	for _, comp := range c.components(Ports{}) {
-		pid := c.process(comp.name).pid()
-		up = up && pid != 0
-		fmt.Fprintln(out, "  "+comp.describe(pid))
+		pid, all := c.process(comp.name).pid(), c.running(comp)
+		if pid == 0 || len(all) > 1 {
+			down = append(down, comp.name)
+		}
+		fmt.Fprintln(out, "  "+comp.describe(pid, all))
+	}
+	up := len(down) == 0
+	if !up {
+		defer fmt.Fprintf(out, "  Not as it should be: %s. `make cluster` starts the cluster again, data kept.\n", strings.Join(down, ", "))
 	}
 	if err := c.apiReady(ctx); err != nil {
 		fmt.Fprintf(out, "  API server: not answering (%v)\n", shortErr(err))

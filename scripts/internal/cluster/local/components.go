@@ -21,7 +21,10 @@ type component struct {
 	name string   // process and log name
 	bin  string   // the binary that runs it, in the cache (Binaries.Command)
 	args []string // command line after the binary: the command that selects it, then its flags
-	env  []string // extra environment
+	// command is the start of args that selects the program in a multi-call binary
+	// ("kube-scheduler" of workshop-kube); none for etcd.
+	command []string
+	env     []string // extra environment
 }
 
 // gcPercent is the GOGC every program of the cluster runs with: a collection when the heap has
@@ -35,7 +38,8 @@ func (c *Cluster) components(p Ports) []component {
 	comps := []component{c.etcd(p), c.apiServer(p), c.controllerManager(p), c.scheduler(p), c.hollowNode(p)}
 	for i := range comps {
 		bin, command := c.Bins.Command(comps[i].name)
-		comps[i].bin, comps[i].args = bin, slices.Concat(command, comps[i].args)
+		comps[i].bin, comps[i].command = bin, command
+		comps[i].args = slices.Concat(command, comps[i].args)
 		comps[i].env = append(comps[i].env, gcPercent)
 	}
 	return comps
@@ -181,9 +185,16 @@ func (c *Cluster) hollowNode(p Ports) component {
 func (c *Cluster) nodeDir() string { return c.path("local", "node") }
 
 // describe is a one-line summary for status output.
-func (comp component) describe(pid int) string {
-	if pid == 0 {
-		return fmt.Sprintf("%-24s not running", comp.name)
+// describe is the component's line in make cluster-status: pid is its pid file's process, all
+// every process found running it (find.go).
+func (comp component) describe(pid int, all []int) string {
+	switch {
+	case pid == 0 && len(all) > 0:
+		return fmt.Sprintf("%-24s running without its pid file (pid %d): it would be left behind", comp.name, all[0])
+	case pid == 0:
+		return fmt.Sprintf("%-24s DOWN", comp.name)
+	case len(all) > 1:
+		return fmt.Sprintf("%-24s running %d times (pids %v)", comp.name, len(all), all)
 	}
 	return fmt.Sprintf("%-24s running (pid %d)", comp.name, pid)
 }

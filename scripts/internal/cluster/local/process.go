@@ -103,6 +103,11 @@ func (p process) stop(grace time.Duration) error {
 	if pid == 0 {
 		return nil
 	}
+	return stopPid(p.name, pid, grace)
+}
+
+// stopPid sends SIGTERM to pid, waits up to grace for it to exit, then SIGKILLs it.
+func stopPid(name string, pid int, grace time.Duration) error {
 	_ = syscall.Kill(pid, syscall.SIGTERM)
 	if waitGone(pid, grace) {
 		return nil
@@ -111,7 +116,7 @@ func (p process) stop(grace time.Duration) error {
 	if waitGone(pid, 5*time.Second) {
 		return nil
 	}
-	return fmt.Errorf("%s (pid %d) did not exit after SIGKILL", p.name, pid)
+	return fmt.Errorf("%s (pid %d) did not exit after SIGKILL", name, pid)
 }
 
 func waitGone(pid int, within time.Duration) bool {
