@@ -13,8 +13,9 @@ import (
 )
 
 // EnsureCRD installs a CustomResourceDefinition unless it exists, and waits until it is
-// Established and discovery lists its resource, so that the code under test sees it at once. CRDs are cluster-scoped and shared by every spec (and every parallel process), so
-// each lesson names its own, and they are created idempotently and never deleted by a spec.
+// Established and discovery lists its resource, so that the code under test sees it at once.
+// CRDs are cluster-scoped and shared by every spec (and every parallel process), so each lesson
+// names its own, and they are created idempotently and never deleted by a spec.
 func (c *Cluster) EnsureCRD(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) {
 	GinkgoHelper()
 	client := apiextensionsclient.NewForConfigOrDie(c.Config).ApiextensionsV1().CustomResourceDefinitions()
@@ -32,13 +33,28 @@ func (c *Cluster) EnsureCRD(ctx context.Context, crd *apiextensionsv1.CustomReso
 	c.waitDiscoverable(ctx, crd)
 }
 
-// waitDiscoverable waits until the storage version of crd appears in discovery.
+// waitDiscoverable waits until discovery lists the CRD's resource at every version it serves,
+// both per group version (/apis/<group>/<version>) and in the aggregated discovery document
+// (/apis), which client-go's discovery client (and so a learner's RESTMapper) reads by default
+// and which the API server updates on its own schedule, after the group version.
 func (c *Cluster) waitDiscoverable(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) {
 	GinkgoHelper()
-	groupVersion := crd.Spec.Group + "/" + crd.Spec.Versions[0].Name
+	disc := c.Clientset.Discovery()
 	Eventually(func(g Gomega) {
-		list, err := c.Clientset.Discovery().ServerResourcesForGroupVersionWithContext(ctx, groupVersion)
+		_, lists, err := disc.ServerGroupsAndResources()
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(list.APIResources).To(ContainElement(HaveField("Name", crd.Spec.Names.Plural)))
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			groupVersion := crd.Spec.Group + "/" + v.Name
+			list, err := disc.ServerResourcesForGroupVersionWithContext(ctx, groupVersion)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(list.APIResources).To(ContainElement(HaveField("Name", crd.Spec.Names.Plural)))
+			g.Expect(lists).To(ContainElement(And(
+				HaveField("GroupVersion", groupVersion),
+				HaveField("APIResources", ContainElement(HaveField("Name", crd.Spec.Names.Plural))))),
+				"the aggregated discovery document does not list %s yet", groupVersion)
+		}
 	}).WithContext(ctx).WithTimeout(30*time.Second).Should(Succeed(), "discovery does not list %s yet", crd.Name)
 }
