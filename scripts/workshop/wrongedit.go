@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -96,7 +98,7 @@ func copyReference(l lessons.Lesson, file, dir string) (string, error) {
 		return "", fmt.Errorf("%s is not a solution file of lesson %s: %v", file, l.Number, err)
 	}
 	path := filepath.Join(dir, file)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
 	return path, os.WriteFile(path, data, 0o644)
@@ -127,11 +129,18 @@ func saveWrong(r resolved, name string) error {
 	if err != nil {
 		return fmt.Errorf("nothing to save for %q: make wrong-edit LESSON=%s WRONG=%s first (%v)", name, r.lesson.Number, name, err)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var files []string
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return nil
+	})
 	if len(files) != 1 {
 		return fmt.Errorf("%s should hold the one edited .go file, it holds %d", dir, len(files))
 	}
-	patch, err := r.lesson.WrongPatch(string(header), files[0])
+	file, _ := filepath.Rel(dir, files[0])
+	patch, err := r.lesson.WrongPatch(string(header), filepath.ToSlash(file), files[0])
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package lessons
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,13 +52,13 @@ func (l Lesson) readBroken(e os.DirEntry, editable []string) Broken {
 		b.Problem = "a broken operator is a folder broken/<kebab-name>/ of learner files"
 		return b
 	}
-	b.Files, _ = filepath.Glob(filepath.Join(l.SolutionDir, "broken", b.Name, "*.go"))
+	b.Files = goFilesUnder(filepath.Join(l.SolutionDir, "broken", b.Name))
 	if len(b.Files) == 0 {
 		b.Problem = "the folder holds no .go file"
 		return b
 	}
 	for _, f := range b.Files {
-		if name := filepath.Base(f); !slices.Contains(editable, name) || strings.HasSuffix(name, "_test.go") {
+		if name := b.learnerFile(l, f); !slices.Contains(editable, name) || strings.HasSuffix(name, "_test.go") {
 			b.Problem = fmt.Sprintf("%s is not a learner file of the operator (those are %s)", name, strings.Join(editable, ", "))
 			return b
 		}
@@ -114,7 +115,25 @@ func (l Lesson) BrokenOverlay(b Broken, specs string) (map[string]string, error)
 		return nil, err
 	}
 	for _, f := range b.Files {
-		overlay[filepath.Join(l.Dir, filepath.Base(f))] = f
+		overlay[filepath.Join(l.Dir, b.learnerFile(l, f))] = f
 	}
 	return overlay, nil
+}
+
+// learnerFile is the learner file a broken operator's file replaces: its path below the
+// operator's folder.
+func (b Broken) learnerFile(l Lesson, file string) string {
+	return relSlash(filepath.Join(l.SolutionDir, "broken", b.Name), file)
+}
+
+// goFilesUnder lists the .go files below dir, in path order.
+func goFilesUnder(dir string) []string {
+	var files []string
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	return files
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Generated files: a lesson whose lesson.yaml declares `generate` (lesson 10: controller-gen
@@ -69,35 +71,58 @@ func (l Lesson) Generate(ctx context.Context, overlay map[string]string, out str
 	return files, err
 }
 
-// copyPackage copies go.mod, go.sum and the package's non-test Go files to dst, each replaced
-// by its overlay when it has one.
+// copyPackage copies go.mod, go.sum and the lesson's non-test Go files (its subpackages too,
+// but not the tools module) to dst, each replaced by its overlay when it has one. The copy's
+// go.mod points its relative replaces (the harness, the scripts module) back at the workspace.
 func (l Lesson) copyPackage(dst string, overlay map[string]string) error {
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(l.Dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		name := e.Name()
-		keep := name == "go.mod" || name == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
-		if e.IsDir() || !keep {
-			continue
+	return filepath.WalkDir(l.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-		from := filepath.Join(l.Dir, name)
-		if o, ok := overlay[from]; ok {
+		rel, _ := filepath.Rel(l.Dir, path)
+		if d.IsDir() {
+			if rel == "tools" {
+				return filepath.SkipDir // a module of its own
+			}
+			return nil
+		}
+		name := d.Name()
+		keep := rel == "go.mod" || rel == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
+		if !keep {
+			return nil
+		}
+		from := path
+		if o, ok := overlay[path]; ok {
 			from = o
 		}
 		data, err := os.ReadFile(from)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dst, name), data, 0o644); err != nil {
-			return err
+		if rel == "go.mod" {
+			if data, err = absoluteReplaces(data, l.Dir); err != nil {
+				return err
+			}
+		}
+		return writeFile(filepath.Join(dst, rel), data)
+	})
+}
+
+// absoluteReplaces rewrites a go.mod's replaces to local folders as absolute paths from dir.
+func absoluteReplaces(gomod []byte, dir string) ([]byte, error) {
+	f, err := modfile.Parse("go.mod", gomod, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range f.Replace {
+		if modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
+			abs := filepath.Join(dir, r.New.Path)
+			if err := f.AddReplace(r.Old.Path, r.Old.Version, abs, ""); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return nil
+	return f.Format()
 }
 
 // GenerateOverlay regenerates the lesson's files for the code overlay puts in place and adds
@@ -185,7 +210,10 @@ func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool
 	if g == nil || toolsDir == "" {
 		return fmt.Errorf("lesson %s generates nothing (no generate in %s, or no tools/go.mod)", l.Number, ManifestFile)
 	}
-	root := filepath.Dir(filepath.Dir(l.Dir)) // lessons/NN-topic is two folders below the root
+	root, err := filepath.Abs(filepath.Dir(filepath.Dir(l.Dir))) // lessons/NN-topic is two below the root
+	if err != nil {
+		return err
+	}
 	binary := filepath.Join(root, ".cache", "bin", filepath.Base(g.Tool))
 	build := exec.CommandContext(ctx, "go", "build", "-o", binary, g.Tool)
 	build.Dir, build.Env = toolsDir, append(os.Environ(), "GOWORK=off")

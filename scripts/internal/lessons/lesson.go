@@ -5,10 +5,12 @@ package lessons
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -70,19 +72,31 @@ func Find(root, name string) (Lesson, error) {
 	return Lesson{}, fmt.Errorf("no lesson %q: pick one of %s, e.g. make check LESSON=01", name, strings.Join(names, ", "))
 }
 
-// EditableFiles are the files a learner edits: exactly those that have a solution.
+// notLearnerFiles are the folders of solutions/NN-topic/ that hold no solution of a learner
+// file: wrong solutions, broken operators, and the manifests a solution's types generate.
+var notLearnerFiles = []string{"wrong", "broken", generatedDir}
+
+// EditableFiles are the files a learner edits: exactly those that have a solution, as paths
+// relative to the lesson with forward slashes ("parse.go", "api/v1alpha1/types.go").
 func (l Lesson) EditableFiles() ([]string, error) {
-	entries, err := os.ReadDir(l.SolutionDir)
-	if err != nil {
+	if _, err := os.Stat(l.SolutionDir); err != nil {
 		return nil, fmt.Errorf("lesson %s has no solutions folder: %w", l.Name, err)
 	}
 	var files []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
-			files = append(files, e.Name())
+	err := filepath.WalkDir(l.SolutionDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-	}
-	return files, nil
+		rel := relSlash(l.SolutionDir, path)
+		switch {
+		case d.IsDir() && slices.Contains(notLearnerFiles, rel):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(rel, ".go"):
+			files = append(files, rel)
+		}
+		return nil
+	})
+	return files, err
 }
 
 // SolutionOverlay maps each learner-editable file to its solution, as go build's -overlay and

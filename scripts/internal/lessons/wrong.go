@@ -40,7 +40,7 @@ const PatchExt = ".patch"
 var (
 	wrongHeader = regexp.MustCompile(`^Wrong \(exercise (\d+)\): (.+)\.$`)
 	kebabName   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	patchedFile = regexp.MustCompile(`^--- a/([^/\s]+)$`)
+	patchedFile = regexp.MustCompile(`^--- a/(\S+\.go)$`)
 )
 
 // WrongDir is where the lesson's wrong solutions live.
@@ -158,7 +158,7 @@ func (l Lesson) Apply(w Wrong, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(work, w.File), data, 0o644); err != nil {
+	if err := writeFile(filepath.Join(work, w.File), data); err != nil {
 		return "", err
 	}
 	cmd := exec.Command("git", "apply", "--whitespace=nowarn", w.Patch)
@@ -177,10 +177,15 @@ func (l Lesson) Apply(w Wrong, dir string) (string, error) {
 		return "", fmt.Errorf("the patch changes nothing in %s", w.File)
 	}
 	out := filepath.Join(dir, w.Name, w.File)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return "", err
+	return out, writeFile(out, patched)
+}
+
+// writeFile writes data to path, making its folder first.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
 	}
-	return out, os.WriteFile(out, patched, 0o644)
+	return os.WriteFile(path, data, 0o644)
 }
 
 // WrongOverlay is the solution overlay with the wrong file, applied into dir, in place of its
@@ -199,9 +204,9 @@ func (l Lesson) WrongOverlay(w Wrong, dir string) (map[string]string, error) {
 }
 
 // WrongPatch makes the text of a wrong solution: header (its lines, without a trailing blank
-// line), then the unified diff from the reference file to edited, which must be named like it.
-func (l Lesson) WrongPatch(header, edited string) ([]byte, error) {
-	file := filepath.Base(edited)
+// line), then the unified diff from the reference of file (a learner file's path in the lesson)
+// to edited.
+func (l Lesson) WrongPatch(header, file, edited string) ([]byte, error) {
 	work, err := os.MkdirTemp("", "wrong-patch-")
 	if err != nil {
 		return nil, err
@@ -212,14 +217,11 @@ func (l Lesson) WrongPatch(header, edited string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := os.MkdirAll(filepath.Join(work, side), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(work, side, file), data, 0o644); err != nil {
+		if err := writeFile(filepath.Join(work, side, file), data); err != nil {
 			return nil, err
 		}
 	}
-	cmd := exec.Command("git", "diff", "--no-index", "--no-prefix", "--no-color", "-U3", filepath.Join("a", file), filepath.Join("b", file))
+	cmd := exec.Command("git", "diff", "--no-index", "--no-prefix", "--no-color", "-U3", "a/"+file, "b/"+file)
 	cmd.Dir = work
 	out, err := cmd.Output()
 	if err == nil {

@@ -110,7 +110,7 @@ func TestWrongPatchRoundTrips(t *testing.T) {
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\nfunc A() int { return 1 }\n")
 	edited := filepath.Join(t.TempDir(), "demo.go")
 	write(t, edited, "package demo\n\nfunc A() int { return 2 }\n")
-	patch, err := l.WrongPatch("Wrong (exercise 1): it returns 2.\nA caller counting on 1 breaks.\n", edited)
+	patch, err := l.WrongPatch("Wrong (exercise 1): it returns 2.\nA caller counting on 1 breaks.\n", "demo.go", edited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestWrongPatchRoundTrips(t *testing.T) {
 	if data, _ := os.ReadFile(applied); string(data) != "package demo\n\nfunc A() int { return 2 }\n" {
 		t.Fatalf("applied: %q", data)
 	}
-	if _, err := l.WrongPatch("Wrong (exercise 1): x.\ny", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
+	if _, err := l.WrongPatch("Wrong (exercise 1): x.\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
 		t.Fatal("a copy equal to the reference should be refused")
 	}
 }
