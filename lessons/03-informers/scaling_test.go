@@ -97,7 +97,7 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 // app=web in namespace.
 func countDeploymentEvents(ctx context.Context, namespace string, rec *informers.Recorder) {
 	GinkgoHelper()
-	returnsWithin(ctx, "CountDeploymentEvents", func() (struct{}, error) {
+	returnsWithin(ctx, "CountDeploymentEvents", startWithin, informersRun, func() (struct{}, error) {
 		return struct{}{}, informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, namespace, "app=web", rec)
 	})
 }
