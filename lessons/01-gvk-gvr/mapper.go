@@ -15,7 +15,7 @@ import (
 // be reset to ask again.
 func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
 	// TODO(exercise 3): read the cluster's discovery through cfg, keep it in an in-memory
-	// cache, and build a mapper on that cache which can be reset. Hints: README.md, "Exercise 3".
+	// cache, and build a mapper on that cache which can be reset. Hints: make hint EXERCISE=3.
 	return nil, errNotImplemented(3)
 }
 

@@ -15,6 +15,6 @@ import (
 // with more than one slash, an apiVersion without a version, or an empty kind.
 func ParseGVK(apiVersion, kind string) (schema.GroupVersionKind, error) {
 	// TODO(exercise 1): split apiVersion into its group and version, reject what the comment
-	// above says to reject, and return the GroupVersionKind. Hints: README.md, "Exercise 1".
+	// above says to reject, and return the GroupVersionKind. Hints: make hint EXERCISE=1.
 	return schema.GroupVersionKind{}, errNotImplemented(1)
 }

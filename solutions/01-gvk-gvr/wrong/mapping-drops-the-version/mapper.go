@@ -1,7 +1,8 @@
-// Wrong (exercise 3): it asks for the kind's GroupKind without its version, so it gets the group's preferred version.
-// RESTMapping with no versions answers with the preferred version of the group. For a kind
-// served at several versions (autoscaling/v1 and v2 HorizontalPodAutoscaler, a CRD's v1beta1 and
-// v1) the caller asked for one version and is sent to another, whose fields differ.
+// Wrong (exercise 3): it asks for the kind's GroupKind without its version, so the mapper picks the version, the group's preferred one first.
+// RESTMapping with no versions answers with a version of its own choosing: the group's preferred
+// version when the kind is served there. For a kind served at several versions (autoscaling/v1
+// and v2 HorizontalPodAutoscaler, a CRD's v1beta1 and v1) the caller asked for one version and is
+// sent to another, whose fields differ.
 
 package gvkgvr
 

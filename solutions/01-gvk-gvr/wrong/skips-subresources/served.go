@@ -20,6 +20,9 @@ import (
 // deployments, replicasets, statefulsets and replicationcontrollers (and of any CRD with a
 // scale subresource) reads and writes. Subresources appear in discovery as "deployments/scale".
 //
+// When one group version fails to answer (an aggregated API whose server is down), the
+// groups that did answer still count: return what they serve.
+//
 // ServedBy returns those resources; a subresource keeps its "parent/sub" name.
 func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, gvk schema.GroupVersionKind) ([]schema.GroupVersionResource, error) {
 	// A group that fails discovery (for example a broken aggregated API) still leaves the rest.
