@@ -1,9 +1,12 @@
 package mirror_test
 
 import (
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -15,7 +18,7 @@ import (
 var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise(3), func() {
 	It("IndexTargets files a ConfigMap under each namespace it wants a mirror in", func() {
 		cm := configMap("ns", "cm", "team-a, team-b", nil)
-		Expect(mirror.IndexTargets(cm)).To(Equal([]string{"team-a", "team-b"}), "index a ConfigMap under its Targets")
+		Expect(mirror.IndexTargets(cm)).To(Equal([]string{"team-a", "team-b"}), "IndexTargets should file a ConfigMap under each namespace as Targets reads the annotation (trimmed, no blanks, no duplicates): the lookup uses a namespace's exact name")
 		Expect(mirror.IndexTargets(&corev1.Namespace{})).To(BeEmpty(), "an object that is not a ConfigMap has no targets")
 	})
 
@@ -54,16 +57,25 @@ var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise
 		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/wants-late"),
 			"namespace %s was created, and %s/wants-late wants a mirror there: the map function should enqueue it", late, ns)
 
-		// A namespace update creates no mirror. Then a marker: requests are handed out first in,
-		// first out, so once the marker's is seen, any request made before it has been too.
+		// A namespace update, and a namespace deletion, create no mirror. Then a marker: the
+		// informer delivers events in order, and requests of equal priority are handed out first
+		// in, first out, so once the marker's request is seen, any request made before it has
+		// been too.
 		_, err = cluster.Clientset.CoreV1().Namespaces().Patch(ctx, late, "application/merge-patch+json",
 			[]byte(`{"metadata":{"labels":{"touched":"yes"}}}`), metav1.PatchOptions{})
 		Expect(err).NotTo(HaveOccurred())
+		Expect(cluster.Clientset.CoreV1().Namespaces().Delete(ctx, late, metav1.DeleteOptions{})).To(Succeed())
+		// The namespace controller empties a namespace before it goes: wait for the deletion
+		// itself, so that its event comes before the marker's.
+		Eventually(func() error {
+			_, err := cluster.Clientset.CoreV1().Namespaces().Get(ctx, late, metav1.GetOptions{})
+			return err
+		}).WithContext(ctx).WithTimeout(60*time.Second).Should(Satisfy(apierrors.IsNotFound), "namespace %s was not deleted within a minute", late)
 		createMarker(ctx)
 		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/wants-marker"), "namespace %s was created, but %s/wants-marker was not reconciled", marker, ns)
 		Expect(rec.Keys()).To(ConsistOf(ns+"/wants-existing", ns+"/wants-late", ns+"/wants-marker"),
 			"only the ConfigMaps whose annotation lists the new namespace should be enqueued, each under its own key (its namespace and name, not the new namespace's)")
-		Expect(rec.StartedFor(key(ns, "wants-late"))).To(Equal(1), "labelling namespace %s reconciled wants-late again: only namespace creation should reach the map function (a predicate)", late)
+		Expect(rec.StartedFor(key(ns, "wants-late"))).To(Equal(1), "labelling and deleting namespace %s reconciled wants-late again: only namespace creations should reach the map function (a predicate whose UpdateFunc, DeleteFunc and GenericFunc return false; a nil one lets its events through)", late)
 		Expect(liveConfigMapReads(requests)).To(BeEmpty(),
 			"the map function read ConfigMaps from the API server; it runs for every namespace event in the cluster: list from the manager's cache (mgr.GetClient()) with client.MatchingFields on the index")
 	}, SpecTimeout(harness.Timeout))
