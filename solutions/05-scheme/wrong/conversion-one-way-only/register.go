@@ -65,9 +65,13 @@ func addConversionFuncs(s *runtime.Scheme) error {
 	})
 }
 
-// convertV1alpha1ToV1 fills out from in. Everything but the parts is the same in both versions.
-// The Scheme sets apiVersion and kind on the result itself. The map is copied because
-// Scheme.Convert hands over its input as it is (ConvertToVersion converts a deep copy).
+// convertV1alpha1ToV1 fills out from in. Everything but the parts is the same in both versions:
+// v1alpha1's "spring,gear" is v1's ["spring", "gear"], and "" is no parts at all.
+// apiVersion and kind are not this function's job: Scheme.ConvertToVersion sets them on the
+// object it returns (Scheme.Convert does not: it fills out and nothing more).
+//
+// The metadata and the map are copied because Scheme.Convert hands over its input as it is
+// (ConvertToVersion converts a deep copy, so there sharing would be harmless).
 func convertV1alpha1ToV1(in *GadgetV1alpha1, out *Gadget) {
 	out.ObjectMeta = *in.ObjectMeta.DeepCopy()
 	out.Spec.Color = in.Spec.Color

@@ -23,7 +23,8 @@ import (
 //	bytes --apiVersion, kind--> Scheme.New(gvk) --> fill the fields --> typed object
 //	typed object --Scheme.ObjectKinds--> set apiVersion, kind --> bytes
 //
-// Only kinds the Scheme knows can be decoded or encoded.
+// A typed object can only be decoded, or encoded by a versioning encoder, if the Scheme knows its
+// kind.
 
 // Decode turns one YAML or JSON document into the typed object its apiVersion and kind name,
 // as kubectl does with a manifest: a *corev1.ConfigMap for "apiVersion: v1, kind: ConfigMap".
