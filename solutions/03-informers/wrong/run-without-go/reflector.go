@@ -1,6 +1,6 @@
 // Wrong (exercise 1): the Reflector's RunWithContext is called without go, in the caller's goroutine.
-// RunWithContext lists and watches until its context ends: StartConfigMapReflector never
-// returns, so the program that called it never gets to use the store it was meant to fill.
+// RunWithContext lists and watches until its context ends, and so StartConfigMapReflector does
+// not return before: the program that called it cannot use the store while it is kept current.
 
 package informers
 
