@@ -1,5 +1,5 @@
 // Wrong (exercise 2): it reads the page as a *corev1.ConfigMap and returns its metadata.
-// The cache keeps one informer per Go type: a typed Get starts a full ConfigMap informer next to
+// The cache keeps one informer per kind and form: a typed Get starts a full ConfigMap informer next to
 // the metadata-only one, which lists and holds every ConfigMap whole; the two caches are not
 // even in sync with each other.
 
