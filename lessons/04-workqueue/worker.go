@@ -42,8 +42,10 @@ const MaxRetries = 5
 // the panic go on). It returns false only when the queue has shut down, which tells the worker
 // to stop.
 func ProcessNextItem[T comparable](ctx context.Context, queue workqueue.TypedRateLimitingInterface[T], sync func(context.Context, T) error) bool {
-	// TODO(exercise 1): Get the next item (false if the queue is shutting down); make sure Done
-	// is called when you return; call sync; then Forget, AddRateLimited or give up, as above.
+	// TODO(exercise 1): take the next item (none left and shutting down: return false). Make
+	// sure the queue hears that you are done with it on every way out of this function, a
+	// panic included, and only once sync is over. Then tell the queue how sync went: success,
+	// a failure worth another try, or one failure too many (see MaxRetries).
 	//
 	// The stub reports itself and says the queue is closed, rather than panicking: workers run
 	// in goroutines, where a panic would end the whole test run.

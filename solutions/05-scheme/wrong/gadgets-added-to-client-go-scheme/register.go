@@ -20,9 +20,9 @@ import (
 // Exercise 2: register your own kind, Gadget (gadget_types.go), in two versions of its group,
 // with the functions that convert one version into the other.
 //
-// Every API package, built-in or custom, ends with the same few lines: its GroupVersion, a
-// SchemeBuilder that collects the functions adding its types, and AddToScheme, the one function
-// other code calls to teach a Scheme those types. k8s.io/api/core/v1 has them (register.go),
+// An API package, built-in or custom, ends by convention with the same few lines: its
+// GroupVersion, a SchemeBuilder that collects the functions adding its types, and AddToScheme,
+// the one function other code calls to teach a Scheme those types. k8s.io/api/core/v1 has them (register.go),
 // and so will every operator you write (kubebuilder puts them in groupversion_info.go).
 //
 // A kind can exist in several versions of its group. The Scheme then holds one Go type per

@@ -40,8 +40,8 @@ func Decode(s *runtime.Scheme, data []byte) (runtime.Object, error) {
 
 // EncodeJSON writes obj as JSON with apiVersion and kind set, even when obj's own TypeMeta is
 // empty, as it is for objects a typed client returns. obj itself is left as it was: it may be
-// shared (an informer's cache hands the same object to everyone), so never write to it, not
-// even for a moment: another goroutine may be reading it at that moment.
+// shared (an informer's cache hands the same object to every reader), so never write to it,
+// not even for a moment: another goroutine may be reading it at that moment.
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {
