@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -125,6 +126,10 @@ func liveConfigMapReads(log *harness.RequestLog) []string {
 
 // reviewedBy is an annotation another tool puts on a mirror: not the mirror's business.
 const reviewedBy = "example.com/reviewed-by"
+
+// gcTimeout is how long a spec waits for the garbage collector, which works for the whole
+// cluster (and for every spec running at the same time).
+const gcTimeout = time.Minute
 
 // invalidNamespaceReason is the reason of the event the garbage collector records on a
 // dependent whose namespaced owner is in another namespace (reportInvalidNamespaceOwnerRef in

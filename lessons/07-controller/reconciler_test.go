@@ -62,7 +62,7 @@ var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exe
 		writes.Reset()
 		reconcileOnce(ctx, "settings")
 		reconcileOnce(ctx, "settings")
-		Expect(writes.Writes()).To(BeEmpty(), "Reconcile wrote although nothing had changed: compare what is there with what should be, and write only the difference (the API server bumps nothing for an identical update, but every write still costs a request, and wakes every watcher)")
+		Expect(writes.Writes()).To(BeEmpty(), "Reconcile wrote although nothing had changed: compare what is there with what should be, and write only the difference (the API server stores nothing for an update that changes nothing, but it still has to decode, admit and compare every such request)")
 	}, SpecTimeout(harness.Timeout))
 
 	It("updates the mirrors when the source changes, and only those that differ", func(ctx SpecContext) {
@@ -183,9 +183,10 @@ var _ = Describe("Exercise 1: a level-based, idempotent Reconciler", harness.Exe
 			cm.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: settings.Name, UID: settings.UID}}
 		})
 		// The garbage collector looks for a namespaced owner in the dependent's own namespace.
-		Eventually(eventReasons(ctx, teamA, "settings")).WithContext(ctx).Should(ContainElement(invalidNamespaceReason),
+		// The garbage collector is shared by the whole cluster: give it longer than the default.
+		Eventually(eventReasons(ctx, teamA, "settings")).WithContext(ctx).WithTimeout(gcTimeout).Should(ContainElement(invalidNamespaceReason),
 			"the garbage collector should record an %s event on the mirror: its owner is in another namespace", invalidNamespaceReason)
-		Eventually(func() *corev1.ConfigMap { return get(ctx, teamA, "settings") }).WithContext(ctx).Should(BeNil(),
+		Eventually(func() *corev1.ConfigMap { return get(ctx, teamA, "settings") }).WithContext(ctx).WithTimeout(gcTimeout).Should(BeNil(),
 			"the garbage collector found no owner with that uid in %s, so it should delete the mirror, although its source exists", teamA)
 		Expect(get(ctx, source, "settings")).NotTo(BeNil(), "the source itself is untouched")
 

@@ -1,7 +1,7 @@
 // Wrong (exercise 1): it returns the error when the source ConfigMap is not found.
 // A request often arrives after its object was deleted (the delete event itself enqueues it).
-// Returning NotFound as an error makes the controller retry a request that can never succeed,
-// with growing backoff, and log an error each time.
+// Returning NotFound as an error makes the controller retry it with growing backoff, and log an
+// error each time, until a ConfigMap of that name exists again, which may be never.
 
 package mirror
 

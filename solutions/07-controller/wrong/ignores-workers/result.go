@@ -1,5 +1,6 @@
 // Wrong (exercise 5): it leaves MaxConcurrentReconciles unset.
-// The controller runs one worker: a slow reconcile of one ConfigMap holds up all the others.
+// The controller then takes the manager's default, one worker unless the manager says
+// otherwise: a slow reconcile of one ConfigMap holds up all the others.
 
 package mirror
 

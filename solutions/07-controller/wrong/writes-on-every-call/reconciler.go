@@ -1,7 +1,8 @@
 // Wrong (exercise 1): it updates every mirror on every call, without comparing first.
-// The API server turns an identical update into a no-op, so the cluster looks fine, but each
-// reconcile still sends one write per target: with many ConfigMaps and resyncs that is a steady
-// load on the API server, and every watcher of those ConfigMaps is woken for nothing.
+// The API server stores nothing for an update that changes nothing (no new resourceVersion, no
+// watch event), so the cluster looks fine; but each reconcile still sends one write request
+// per target, which the API server must decode, admit and compare: with many ConfigMaps and
+// resyncs that is a steady load for nothing.
 
 package mirror
 
