@@ -27,11 +27,13 @@ const (
 	readinessPassesAll = "ReadinessChanged let through an update that only added an annotation (same readyReplicas): is exercise 3 still the stub?"
 )
 
-// createIdleDeployment creates site's Deployment, controlled by site, with no replicas: no pod is
-// ever made for it, so its ready replicas change only when a spec writes its status.
+// createIdleDeployment creates a Deployment controlled by site, with no replicas: no pod is ever
+// made for it, so its ready replicas change only when a spec writes its status. It is named
+// apart from its site (site-web), so that only its owner reference leads to the site.
 func createIdleDeployment(ctx context.Context, site *sites.Website) *appsv1.Deployment {
 	GinkgoHelper()
 	deployment := sites.DesiredDeployment(site)
+	deployment.Name = site.Name + "-web"
 	deployment.Spec.Replicas = ptr.To(int32(0))
 	Expect(controllerutil.SetControllerReference(site, deployment, scheme)).To(Succeed())
 	Expect(direct().Create(ctx, deployment)).To(Succeed())

@@ -1,6 +1,7 @@
-// Wrong (exercise 3): it names the readiness controller ControllerName, copied from exercise 1.
-// Two controllers in a process may not share a name: their logs and metrics would mix, and
-// controller-runtime refuses the second one.
+// Wrong (exercise 3): it watches the Deployments with Watches and EnqueueRequestForObject instead of Owns.
+// The handler enqueues the Deployment's own key. It looks right while each site's Deployment
+// bears the site's name, but any Deployment of another name (or an unrelated one named like a
+// site) reaches the wrong reconcile, or none. Owns follows the controller owner reference.
 
 package sites
 
@@ -10,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -61,10 +63,10 @@ func ReadinessChanged() predicate.Predicate {
 // Website that controls a Deployment when ReadinessChanged lets that Deployment's event through.
 func NewReadinessController(mgr manager.Manager, r reconcile.Reconciler) (controller.Controller, error) {
 	return ctrl.NewControllerManagedBy(mgr).
-		Named(ControllerName).
+		Named(ReadinessControllerName).
 		For(&Website{}).
 		// The predicate goes in this watch's options: WithEventFilter would apply it to the
 		// Websites too, and it drops every update that is not a Deployment's.
-		Owns(&appsv1.Deployment{}, builder.WithPredicates(ReadinessChanged())).
+		Watches(&appsv1.Deployment{}, &handler.EnqueueRequestForObject{}, builder.WithPredicates(ReadinessChanged())).
 		Build(r)
 }
