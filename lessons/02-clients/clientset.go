@@ -25,7 +25,7 @@ import (
 func CreateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name, image string, replicas int32) (*appsv1.Deployment, error) {
 	// TODO(exercise 2): build the Deployment (name, replicas, a selector and a Pod template that
 	// agree on app=<name>, one container running image) and create it through cs.
-	// Hints: README.md, "Exercise 2".
+	// Hints: make hint EXERCISE=2.
 	return nil, errNotImplemented(2)
 }
 

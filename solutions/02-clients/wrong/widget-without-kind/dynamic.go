@@ -27,8 +27,10 @@ import (
 //	metadata: {name: w, namespace: ns}         u.GetName(), u.GetNamespace()
 //	spec: {size: 3}                            unstructured.NestedInt64(u.Object, "spec", "size")
 //
-// That is how kubectl, the garbage collector and the namespace controller handle every kind,
-// including kinds installed long after they were compiled.
+// That is how generic tools handle any kind, including kinds installed long after they were
+// compiled (kubectl's apply --prune deletes through the dynamic client). Programs that need only
+// each object's metadata use its metadata-only sibling, k8s.io/client-go/metadata, instead:
+// the garbage collector and the namespace controller do.
 
 // widgets is the resource of the Widget kind, a custom resource the specs install with a CRD
 // (group lesson02.workshop.local, version v1, namespaced, with an integer spec.size of at
