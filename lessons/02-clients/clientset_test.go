@@ -121,7 +121,9 @@ var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
 				d.Spec.Replicas = ptr.To[int32](3)
 			})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(updated.ResourceVersion).NotTo(Equal(existing.ResourceVersion), "return the Deployment the server returned from Update")
+			// The server counts each change of a spec in metadata.generation; the copy you sent
+			// still has the old count.
+			Expect(updated.Generation).To(Equal(existing.Generation+1), "return the Deployment the server returned from Update, not the copy you sent it")
 			Expect(updated.Spec.Replicas).To(HaveValue(BeEquivalentTo(3)))
 			Expect(getDeployment(ctx, ns, "web").Spec.Replicas).To(HaveValue(BeEquivalentTo(3)), "the change should be stored in the cluster")
 		}, SpecTimeout(harness.Timeout))
