@@ -25,6 +25,10 @@ import (
 	"workshop.local/lessons/internal/harness"
 )
 
+// restartedAt is the pod template annotation `kubectl rollout restart` sets to roll a
+// Deployment's pods (k8s.io/kubectl/pkg/polymorphichelpers/objectrestarter.go).
+const restartedAt = "kubectl.kubernetes.io/restartedAt"
+
 var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func() {
 	var (
 		ns     string
@@ -122,11 +126,14 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 		Expect(page.Data).To(HaveKeyWithValue("robots.txt", "User-agent: *"), "a key someone else added was lost: set your key, do not replace the whole Data map")
 	}, SpecTimeout(harness.Timeout))
 
-	It("puts back a Deployment edited by hand, with a single write", func(ctx SpecContext) {
+	It("puts back a Deployment edited by hand, with a single write, keeping what other tools added", func(ctx SpecContext) {
 		convergeDeployment(ctx)
 		change(ctx, owners.DeploymentKeyOf(site), &appsv1.Deployment{}, func(d *appsv1.Deployment) {
 			d.Spec.Replicas = ptr.To[int32](5)
 			d.Spec.Template.Spec.Containers[0].Image = "registry.invalid/hacked:1"
+			// What `kubectl rollout restart` writes, and a label from another tool.
+			d.Spec.Template.Annotations = map[string]string{restartedAt: "2026-01-01T00:00:00Z"}
+			d.Labels = map[string]string{"team": "web"}
 		})
 
 		writes.Reset()
@@ -144,6 +151,9 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 		get(ctx, owners.DeploymentKeyOf(site), &deploy)
 		Expect(deploy.Spec.Replicas).To(Equal(ptr.To(site.Spec.Replicas)), "the replicas should be the site's again")
 		Expect(deploy.Spec.Template.Spec.Containers).To(ConsistOf(HaveField("Image", owners.Image)), "the image should be the site's again")
+		Expect(deploy.Spec.Template.Annotations).To(HaveKey(restartedAt),
+			"the pod template lost the annotation `kubectl rollout restart` put there, so every restart is undone (and rolled out again): set the template's fields you own (SetPodTemplate), do not replace its metadata")
+		Expect(deploy.Labels).To(HaveKeyWithValue("team", "web"), "a label someone else put on the Deployment was lost: change the object CreateOrUpdate read, do not replace its metadata")
 	}, SpecTimeout(harness.Timeout))
 
 	It("reports a page that another Website controls, and leaves it alone", func(ctx SpecContext) {
