@@ -1,7 +1,8 @@
 // Wrong (exercise 4): it lists the resources of every served group version, not only the preferred one.
 // ServerGroupsAndResources returns every version a group serves: HorizontalPodAutoscalers
-// appear at autoscaling/v1 and v2, and a tool that picks "the" version from that list picks
-// one at random. ServerPreferredResources keeps the preferred version of each resource.
+// appear twice, at autoscaling/v1 and v2, and whoever reads the list must choose between them
+// without knowing which one the server prefers. ServerPreferredResources keeps one line per
+// resource, at the preferred version where that version serves it.
 
 package clients
 

@@ -33,7 +33,7 @@ import (
 
 // widgets is the resource of the Widget kind, a custom resource the specs install with a CRD
 // (group lesson02.workshop.local, version v1, namespaced, with an integer spec.size of at
-// least 1). No Go type exists for it, so only the dynamic client can handle it.
+// least 1). No Go type exists for it, so the Clientset cannot handle it; the dynamic client can.
 var widgets = schema.GroupVersionResource{Group: "lesson02.workshop.local", Version: "v1", Resource: "widgets"}
 
 // configMaps is the resource of ConfigMaps: the core group (named ""), version v1.
