@@ -1,6 +1,7 @@
 package managers_test
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -39,18 +40,18 @@ var _ = Describe("Exercise 5: health and readiness probes", harness.Exercise(5),
 		Expect(host).To(BeElementOf("", "0.0.0.0", "::"),
 			"HealthProbeBindAddress %q listens on %s only, but the kubelet probes the Pod's IP: leave the host out (\":%d\") to listen on every interface", opts.HealthProbeBindAddress, host, port)
 
-		// The spec's own checks, so that this spec checks WithProbes alone.
+		// The spec's own checks, so that this spec checks WithProbes alone: alive, never ready.
 		mgr, err := manager.New(cluster.Config, opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(mgr.AddHealthzCheck("ping", healthz.Ping)).To(Succeed())
-		Expect(mgr.AddReadyzCheck("ping", healthz.Ping)).To(Succeed())
+		Expect(mgr.AddReadyzCheck("never", func(*http.Request) error { return errors.New("the spec's check: never ready") })).To(Succeed())
 		harness.StartManager(ctx, mgr)
 
 		probe := probeAt(fmt.Sprintf("127.0.0.1:%d", port))
-		for _, path := range []string{"/live", "/ready"} {
-			Eventually(probe).WithArguments(path).WithContext(ctx).WithTimeout(5*time.Second).Should(Equal(http.StatusOK),
-				"GET http://127.0.0.1:%d%s should answer 200, as the container's probe asks: serve the probes on its port, with its paths (the manager's defaults are /healthz and /readyz)", port, path)
-		}
+		Eventually(probe).WithArguments("/live").WithContext(ctx).WithTimeout(5*time.Second).Should(Equal(http.StatusOK),
+			"GET http://127.0.0.1:%d/live should reach the liveness checks (the spec's always pass), as the container's liveness probe asks: serve the probes on its port, with its paths (the manager's defaults are /healthz and /readyz)", port)
+		Expect(probe("/ready")).To(Equal(http.StatusInternalServerError),
+			"GET http://127.0.0.1:%d/ready should reach the readiness checks (the spec's never pass: 500), as the container's readiness probe asks: a 404 is a path the manager does not serve, a 200 the liveness checks behind the readiness path", port)
 	}, SpecTimeout(harness.Timeout))
 
 	DescribeTable("WithProbes refuses a container whose probes one probe server cannot serve",

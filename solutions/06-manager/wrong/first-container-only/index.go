@@ -15,7 +15,7 @@ import (
 
 // UsesConfigMapField names the field index of exercise 3: the names of the ConfigMaps a Pod
 // uses. It is not a field of the Pod: it is computed from the Pod by your index function, and
-// a List asks for it with client.MatchingFields{UsesConfigMapField: "settings"}.
+// a List asks for it by this name in a field selector, as if it were a field.
 const UsesConfigMapField = "usesConfigMap"
 
 // Exercise 3a: a field index on the manager's cache: for each Pod, the names of the
