@@ -57,8 +57,9 @@ func setValue(value string) func(*corev1.ConfigMap) {
 // sends its error to returned, waits for a handler held by informers.HoldRecords: first the
 // handler must be told about an object of the initial list (held closes) before the function
 // returns, then the function must not return while the handler stays busy. The informer fills
-// its cache before it notifies handlers, so by then the cache has synced: only a function that
-// waits for its handler's registration is still waiting.
+// its cache before it notifies handlers, so by then the cache holds the initial list (it counts
+// as synced once the list is in the handlers' buffers): a function that waits for the cache
+// alone returns soon after, and only one that waits for its handler's registration still waits.
 func expectWaitingWhileHeld(ctx context.Context, what string, held <-chan struct{}, returned chan error) {
 	GinkgoHelper()
 	Eventually(func() bool {

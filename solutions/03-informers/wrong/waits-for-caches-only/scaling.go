@@ -1,6 +1,6 @@
 // Wrong (exercise 5): CountDeploymentEvents waits for the factory's caches, not for the handlers.
 // A synced cache does not mean its handlers have been told: they work through the initial list
-// from their own buffers, so the function returns before every existing object is counted.
+// from their own buffers, so the function can return before every existing object is counted.
 
 package informers
 
