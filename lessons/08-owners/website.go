@@ -52,7 +52,8 @@ func SelectorLabels(site *Website) map[string]string {
 // web container's image and page mount, the page volume, and no grace period. It changes
 // nothing else, so that the fields the API server filled in with defaults when the Deployment
 // was created (terminationMessagePath, imagePullPolicy, the volume's defaultMode, ...) stay as
-// they are: called on a template that is already right, it leaves it exactly equal.
+// they are: called on a template that is already right, it leaves it equal to what it was (as
+// equality.Semantic.DeepEqual, and so CreateOrUpdate, compares).
 func SetPodTemplate(template *corev1.PodTemplateSpec, site *Website) {
 	if template.Labels == nil {
 		template.Labels = map[string]string{}
