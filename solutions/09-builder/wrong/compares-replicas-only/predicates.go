@@ -5,7 +5,6 @@
 package sites
 
 import (
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 )
@@ -37,7 +36,7 @@ const RequestAnnotation = "lesson09.workshop.local/requested-at"
 func SpecChangedOrRequested() predicate.Predicate {
 	// Or lets an event through when one of its predicates does. Both let creations, deletions
 	// and generic events through; they differ on updates.
-	return predicate.Or[client.Object](replicasChanged(), reconcileRequested())
+	return predicate.Or(replicasChanged(), reconcileRequested())
 }
 
 // replicasChanged lets an update through when the site's replicas changed.
