@@ -1,6 +1,6 @@
 // Wrong (exercise 2): Forget clears the failure counts of every item, not only the one forgotten.
 // Each successful sync of any object resets the backoff of every broken object: in a busy
-// controller the broken ones never back off, and they are never given up on.
+// controller the broken ones hardly back off at all, and they may never be given up on.
 
 package queues
 

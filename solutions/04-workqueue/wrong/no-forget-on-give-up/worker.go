@@ -1,6 +1,7 @@
 // Wrong (exercise 1): giving up on an item does not Forget it.
 // The limiter keeps its failure count: when an event brings the item back later, its first
-// failure already waits the longest delay, and the worker gives up on it after one try.
+// failure already waits twice as long as its last one did, and the worker gives up on it after
+// that one try.
 
 package queues
 
