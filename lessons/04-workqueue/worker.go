@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 )
 
-// Exercise 1: the worker loop, the heart of every client-go controller.
+// Exercise 1: the worker loop, the heart of a client-go controller.
 //
 // Event handlers only Add keys to the queue. Workers take them off one at a time and call
 // sync, the function that makes the cluster match what the key's object asks for. A worker

@@ -32,8 +32,8 @@ import (
 //	informer --event--> handler --key--> queue --key--> worker --> sync --> API server
 //
 // Handlers do not do the work: they put the object's key (namespace and name) in the queue.
-// Many events for one object collapse into one key, and sync always reads the object's latest
-// state from the informer's cache, so it does not matter which event brought the key.
+// Many events for one object collapse into one key, and sync reads the latest state of the
+// object the informer's cache holds, so it does not matter which event brought the key.
 //
 // The specs play the part of main: they make a SharedInformerFactory for their namespace, call
 // NewController (which registers the handlers), start the factory, then call Run.
