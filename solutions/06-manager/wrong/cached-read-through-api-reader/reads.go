@@ -21,8 +21,8 @@ import (
 // mgr.GetClient() reads typed objects such as *corev1.ConfigMap from the manager's cache (an
 // informer per kind, lesson 03) and writes to the API server. A read costs no request, which
 // is why a controller can afford to read everything it needs on every reconcile. The price:
-// the cache may be behind the server. It learns about a change only when the watch event
-// arrives, which is usually after the write has returned.
+// the cache may be behind the server. It learns about a change only when its informer hears
+// of it (a watch event, or a new list), which is usually after the write has returned.
 //
 // mgr.GetAPIReader() reads from the API server every time: one request per read, and the
 // server's truth at that moment.

@@ -1,5 +1,5 @@
 // Wrong (exercise 2): CreateAndRead reads the new object back through the API reader.
-// It always finds the object, but costs a second request and says nothing about the cache:
+// It finds the object (the server has it), but costs a second request and says nothing about the cache:
 // the caller's next cached read can still say NotFound. Read-your-writes on a cache means
 // waiting for the cache.
 
@@ -19,8 +19,8 @@ import (
 // mgr.GetClient() reads typed objects such as *corev1.ConfigMap from the manager's cache (an
 // informer per kind, lesson 03) and writes to the API server. A read costs no request, which
 // is why a controller can afford to read everything it needs on every reconcile. The price:
-// the cache may be behind the server. It learns about a change only when the watch event
-// arrives, which is usually after the write has returned.
+// the cache may be behind the server. It learns about a change only when its informer hears
+// of it (a watch event, or a new list), which is usually after the write has returned.
 //
 // mgr.GetAPIReader() reads from the API server every time: one request per read, and the
 // server's truth at that moment.

@@ -1,7 +1,7 @@
 // Wrong (exercise 2): CreateAndRead returns the object Create filled in, without waiting for the cache.
-// The caller gets the right object, but the cache has not seen it yet: the next cached Get or
-// List in this process (a reconciler deciding whether to create it again, say) still says it
-// does not exist, and the program creates a duplicate or fails with AlreadyExists.
+// The caller gets the right object, but the cache may not have seen it yet: the next cached Get
+// or List in this process (a reconciler deciding whether to create it again, say) may still say
+// it does not exist, and the program creates a duplicate or fails with AlreadyExists.
 
 package managers
 
@@ -19,8 +19,8 @@ import (
 // mgr.GetClient() reads typed objects such as *corev1.ConfigMap from the manager's cache (an
 // informer per kind, lesson 03) and writes to the API server. A read costs no request, which
 // is why a controller can afford to read everything it needs on every reconcile. The price:
-// the cache may be behind the server. It learns about a change only when the watch event
-// arrives, which is usually after the write has returned.
+// the cache may be behind the server. It learns about a change only when its informer hears
+// of it (a watch event, or a new list), which is usually after the write has returned.
 //
 // mgr.GetAPIReader() reads from the API server every time: one request per read, and the
 // server's truth at that moment.

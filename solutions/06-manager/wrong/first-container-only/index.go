@@ -1,5 +1,5 @@
 // Wrong (exercise 3): the index function looks at the Pod's first container only.
-// Most Pods have one container, so this passes a quick test; but a ConfigMap used by a sidecar
+// Many Pods have one container, so this passes a quick test; but a ConfigMap used by a sidecar
 // (a proxy, a log shipper) is missed, and a controller that restarts Pods on ConfigMap changes
 // leaves exactly those Pods on the old values.
 

@@ -1,7 +1,8 @@
 // Wrong (exercise 4): the leader-only runnable never returns: it does not watch its context.
-// When the manager stops (or loses the lead) it cancels the context and waits for runnables to
-// return; this one keeps running, so the manager gives up after GracefulShutdownTimeout with an
-// error, and a replica that lost the lead may still be doing leader-only work.
+// When the manager stops it cancels the context and waits for runnables to return; this one
+// keeps running, so the manager gives up after GracefulShutdownTimeout with an error. After a
+// lost lead the manager does not wait at all, and this replica may still be doing leader-only
+// work while the next leader starts its own.
 
 package managers
 

@@ -1,7 +1,7 @@
 // Wrong (exercise 5): WithProbes reads a probe's port with IntValue(), which turns a port name into 0.
-// Manifests usually name the probe port ("port: healthz"): the name is not looked up among
-// the container's ports, so the probe server gets the wrong port (or port 0, any free port),
-// and the kubelet, which does look the name up, finds nothing there.
+// A manifest may name the probe port ("port: healthz"): the name is not looked up among the
+// container's ports, so the probe server gets port 0 (any free port), and the kubelet, which
+// does look the name up, finds nothing there.
 
 package managers
 
@@ -64,8 +64,9 @@ func httpProbePort(container corev1.Container, which string, probe *corev1.Probe
 //     that its HTTP server cannot answer gets restarted.
 //   - Readiness: the manager's cache has synced. Until then this process cannot do its job
 //     yet: a cached read of a kind whose informer has not synced waits for it, or fails before
-//     the cache has started. Not ready keeps the Pod out of its Services' endpoints (a webhook
-//     gets no calls yet), and a rolling update does not count it as available yet.
+//     the cache has started. Not ready marks the Pod's endpoints not ready, so its Services
+//     send it no traffic (a webhook gets no calls yet), and a rolling update does not count it
+//     as available yet.
 //
 // A probe must answer quickly (the kubelet gives up after timeoutSeconds, 1 s by default):
 // a readiness check may look whether the cache has synced, but must not sit and wait for it.

@@ -1,6 +1,6 @@
 // Wrong (exercise 1): ConfigMaps are cached without the label selector.
 // Every ConfigMap of the namespace is listed, watched and kept in memory, though the program
-// cares only about the labelled ones; in a namespace with many large ConfigMaps that is most of
+// cares only about the labelled ones; in a namespace with many large ConfigMaps that can be most of
 // the process's memory, and the client "finds" ConfigMaps the program should ignore.
 
 package managers

@@ -1,7 +1,7 @@
 // Wrong (exercise 2): CreateAndRead's poll treats every error of the cached read as "not yet", not only NotFound.
-// An error that waiting cannot fix (a namespace the cache does not cover, a kind it cannot
-// list) turns into a wait that lasts until the caller's context ends, and the caller never
-// learns why: the real error is thrown away.
+// An error that waiting cannot fix (a namespace the cache does not cover, say) turns into a
+// wait that lasts until the caller's context ends, and the caller never learns why: the real
+// error is thrown away.
 
 package managers
 
@@ -21,8 +21,8 @@ import (
 // mgr.GetClient() reads typed objects such as *corev1.ConfigMap from the manager's cache (an
 // informer per kind, lesson 03) and writes to the API server. A read costs no request, which
 // is why a controller can afford to read everything it needs on every reconcile. The price:
-// the cache may be behind the server. It learns about a change only when the watch event
-// arrives, which is usually after the write has returned.
+// the cache may be behind the server. It learns about a change only when its informer hears
+// of it (a watch event, or a new list), which is usually after the write has returned.
 //
 // mgr.GetAPIReader() reads from the API server every time: one request per read, and the
 // server's truth at that moment.

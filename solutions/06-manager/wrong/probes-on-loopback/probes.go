@@ -74,8 +74,9 @@ func httpProbePort(container corev1.Container, which string, probe *corev1.Probe
 //     that its HTTP server cannot answer gets restarted.
 //   - Readiness: the manager's cache has synced. Until then this process cannot do its job
 //     yet: a cached read of a kind whose informer has not synced waits for it, or fails before
-//     the cache has started. Not ready keeps the Pod out of its Services' endpoints (a webhook
-//     gets no calls yet), and a rolling update does not count it as available yet.
+//     the cache has started. Not ready marks the Pod's endpoints not ready, so its Services
+//     send it no traffic (a webhook gets no calls yet), and a rolling update does not count it
+//     as available yet.
 //
 // A probe must answer quickly (the kubelet gives up after timeoutSeconds, 1 s by default):
 // a readiness check may look whether the cache has synced, but must not sit and wait for it.

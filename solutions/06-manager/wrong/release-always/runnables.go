@@ -1,6 +1,7 @@
 // Wrong (exercise 4): the leader always releases the Lease when it stops, even when its program goes on running.
-// The next replica leads at once, while the old process may still be running work its manager
-// started (a goroutine, a job it launched): for a while two replicas do leader-only work.
+// The next replica leads at its next try, while the old process may still be running work its
+// manager started (a goroutine, a job it launched): for a while two replicas may do leader-only
+// work.
 
 package managers
 

@@ -1,6 +1,6 @@
 // Wrong (exercise 1): the manager's Scheme gets only core/v1's types (corev1.AddToScheme), not all of client-go's.
-// The client can read ConfigMaps and Pods, but not Deployments, Leases or any other built-in
-// kind: the first Get or watch of one fails with "no kind is registered", often only once a
+// The client can read ConfigMaps and Pods, but not Deployments, Leases or any other kind outside
+// core/v1: the first Get or watch of one fails with "no kind is registered", often only once a
 // later feature needs that kind.
 
 package managers
