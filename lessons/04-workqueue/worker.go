@@ -33,7 +33,8 @@ import (
 // as being processed, so Done must run even when sync panics.
 
 // MaxRetries is how many times a failing item is retried (after its first try) before the
-// worker gives up on it. An informer event or a resync will bring the item back later.
+// worker gives up on it. An informer event, or a resync if the informer has a resync period,
+// can bring the item back later.
 const MaxRetries = 5
 
 // ProcessNextItem takes the next item off queue, hands it to sync, and tells the queue how it

@@ -139,7 +139,8 @@ func (c *Controller) sync(ctx context.Context, key cache.ObjectName) error {
 		configMap.Annotations = map[string]string{}
 	}
 	configMap.Annotations[ChecksumAnnotation] = sum
-	// A Conflict here means the cache was behind the server; the retry reads the newer copy.
+	// A Conflict here means the cache was behind the server: the key is retried, and a later
+	// sync reads the newer copy once the cache has it.
 	_, err = c.client.CoreV1().ConfigMaps(configMap.Namespace).Update(ctx, configMap, metav1.UpdateOptions{})
 	return err
 }
