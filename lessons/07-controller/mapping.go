@@ -16,8 +16,9 @@ import (
 //
 // A source ConfigMap that names a namespace which does not exist yet gets no mirror there
 // (exercise 1 skips it). When that namespace appears, nothing happens to the ConfigMap, so no
-// ConfigMap event will ever reconcile it. The controller must also watch Namespaces and map a
-// new namespace to the ConfigMaps that want to be mirrored into it.
+// ConfigMap event reconciles it: the mirror would wait for the next change to the source's data
+// or targets, or a restart of the controller. The controller must also watch Namespaces and map
+// a new namespace to the ConfigMaps that want to be mirrored into it.
 //
 // The map function runs in the informer's event delivery, for every namespace created in the
 // cluster, and the next Namespace events of this watch wait for it: it should be quick, and

@@ -85,7 +85,7 @@ var _ = Describe("Exercise 3: map functions from another kind", harness.Exercise
 			"only the ConfigMaps whose annotation lists the new namespace should be enqueued, each under its own key (its namespace and name, not the new namespace's)")
 		Expect(rec.StartedFor(key(ns, "wants-late"))).To(Equal(1), "labelling and deleting namespace %s reconciled wants-late again: only namespace creations should reach the map function (a predicate whose UpdateFunc, DeleteFunc and GenericFunc return false; a nil one lets its events through)", late)
 		Expect(liveConfigMapReads(requests)).To(BeEmpty(),
-			"the map function read ConfigMaps from the API server; it runs for every namespace event in the cluster: list from the manager's cache (mgr.GetClient()) with client.MatchingFields on the index")
+			"the map function read ConfigMaps from the API server; it runs for every namespace created in the cluster: list from the manager's cache (mgr.GetClient()) with client.MatchingFields on the index")
 	}, SpecTimeout(harness.Timeout))
 })
 

@@ -28,7 +28,7 @@ var _ = Describe("Exercise 5: Result, errors and workers", harness.Exercise(5), 
 		It("returns no error and a zero Result when the work succeeded", func() {
 			result, err := mirror.Classify(nil)
 			Expect(err).NotTo(HaveOccurred(), "the work succeeded: return no error")
-			Expect(result).To(Equal(reconcile.Result{}), "the work succeeded: return a zero Result; a RequeueAfter here would reconcile the ConfigMap again and again, though its watch already brings every change")
+			Expect(result).To(Equal(reconcile.Result{}), "the work succeeded: return a zero Result; a RequeueAfter here would reconcile the ConfigMap again and again, though its watch already brings every change to it")
 		})
 
 		It("turns a wait into RequeueAfter, without an error", func() {
