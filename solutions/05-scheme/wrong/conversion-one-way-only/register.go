@@ -49,8 +49,8 @@ func addKnownTypes(s *runtime.Scheme) error {
 	s.AddKnownTypes(GroupVersion, &Gadget{}, &GadgetList{})
 	// Here the Go type name is not the kind's name, so the kind is given in full.
 	s.AddKnownTypeWithName(GroupVersionV1alpha1.WithKind("Gadget"), &GadgetV1alpha1{})
-	// Without the shared kinds, a client could not send CreateOptions or ListOptions to these
-	// group versions, nor decode the WatchEvents a watch on Gadgets streams back.
+	// Without the shared kinds, a client could not turn CreateOptions or ListOptions into query
+	// parameters for these group versions.
 	metav1.AddToGroupVersion(s, GroupVersion)
 	metav1.AddToGroupVersion(s, GroupVersionV1alpha1)
 	return nil

@@ -1,8 +1,8 @@
 // Wrong (exercise 4): it converts through encoding/json into a map, so every number becomes a float64.
 // encoding/json decodes JSON numbers into an any as float64. An Unstructured holds integers as
 // int64, which is what unstructured.NestedInt64 and the rest of apimachinery expect: spec.replicas
-// comes out as 3.0, and NestedInt64 refuses it. (It is also a marshal and an unmarshal per call,
-// where the converter walks the struct once.)
+// comes out as float64(3), and NestedInt64 refuses it. (It is also a marshal and an unmarshal
+// per call, where the converter walks the struct once.)
 
 package scheme
 

@@ -1,8 +1,8 @@
 // Wrong (exercise 2): it adds Gadgets to client-go's scheme.Scheme and returns that, instead of a new Scheme.
 // k8s.io/client-go/kubernetes/scheme.Scheme is a package variable: every client, informer and
-// library in the process that uses it now sees Gadgets too, and two controllers in one binary
-// that register different types into it step on each other (or race, if they do so while others
-// read it). main.go builds a Scheme of its own with runtime.NewScheme.
+// library in the process that uses it now sees Gadgets too; two libraries that register one kind
+// under different Go types make it panic, and registering while others read it is a data race.
+// main.go builds a Scheme of its own with runtime.NewScheme.
 
 package scheme
 
@@ -50,8 +50,8 @@ func addKnownTypes(s *runtime.Scheme) error {
 	s.AddKnownTypes(GroupVersion, &Gadget{}, &GadgetList{})
 	// Here the Go type name is not the kind's name, so the kind is given in full.
 	s.AddKnownTypeWithName(GroupVersionV1alpha1.WithKind("Gadget"), &GadgetV1alpha1{})
-	// Without the shared kinds, a client could not send CreateOptions or ListOptions to these
-	// group versions, nor decode the WatchEvents a watch on Gadgets streams back.
+	// Without the shared kinds, a client could not turn CreateOptions or ListOptions into query
+	// parameters for these group versions.
 	metav1.AddToGroupVersion(s, GroupVersion)
 	metav1.AddToGroupVersion(s, GroupVersionV1alpha1)
 	return nil

@@ -23,11 +23,12 @@ import (
 //	bytes --apiVersion, kind--> Scheme.New(gvk) --> fill the fields --> typed object
 //	typed object --Scheme.ObjectKinds--> set apiVersion, kind --> bytes
 //
-// A typed object can only be decoded, or encoded by a versioning encoder, if the Scheme knows its
-// kind.
+// Decoding without a target object (Decode(data, nil, nil)), and encoding through a versioning
+// encoder, work only for kinds the Scheme knows.
 
 // Decode turns one YAML or JSON document into the typed object its apiVersion and kind name,
-// as kubectl does with a manifest: a *corev1.ConfigMap for "apiVersion: v1, kind: ConfigMap".
+// as a program that reads manifests into Go structs does: a *corev1.ConfigMap for
+// "apiVersion: v1, kind: ConfigMap". (kubectl apply reads them into Unstructured instead.)
 //
 // A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is
 // true; a document without a kind, one for which runtime.IsMissingKind is true.

@@ -1,7 +1,7 @@
 // Wrong (exercise 2): it registers the shared kinds (ListOptions, WatchEvent...) in v1 only, not in v1alpha1.
 // metav1.AddToGroupVersion registers them in the one group version it is given. A client that
-// lists or watches v1alpha1 Gadgets through this Scheme cannot encode ListOptions for that group
-// version nor decode its WatchEvents: every group version needs its own call.
+// lists or watches v1alpha1 Gadgets through this Scheme cannot turn its ListOptions into query
+// parameters for that group version: every group version needs its own call.
 
 package scheme
 
@@ -49,8 +49,8 @@ func addKnownTypes(s *runtime.Scheme) error {
 	s.AddKnownTypes(GroupVersion, &Gadget{}, &GadgetList{})
 	// Here the Go type name is not the kind's name, so the kind is given in full.
 	s.AddKnownTypeWithName(GroupVersionV1alpha1.WithKind("Gadget"), &GadgetV1alpha1{})
-	// Without the shared kinds, a client could not send CreateOptions or ListOptions to these
-	// group versions, nor decode the WatchEvents a watch on Gadgets streams back.
+	// Without the shared kinds, a client could not turn CreateOptions or ListOptions into query
+	// parameters for these group versions.
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil
 }
