@@ -44,8 +44,9 @@ func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, g
 	return served, nil
 }
 
-// kindOf is the kind a resource serves. Its Group and Version are usually empty, meaning "the
-// list's own"; a subresource such as deployments/scale names another group and version there.
+// kindOf is the kind a resource serves. Empty Group and Version mean "the list's own" (legacy
+// discovery leaves them empty for most resources; client-go fills them in from aggregated
+// discovery); a subresource such as deployments/scale names another group and version there.
 func kindOf(listGV schema.GroupVersion, group, version, kind string) schema.GroupVersionKind {
 	gvk := listGV.WithKind(kind)
 	if version != "" {
