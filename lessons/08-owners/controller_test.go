@@ -104,8 +104,9 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		}
 
 		// The ConfigMap informer delivers these events in order, and the queue hands out
-		// requests first in, first out: once blog's reconcile for the last has started, a
-		// request for shop caused by one of the first two would have started too.
+		// requests of equal priority (these are) first in, first out: once blog's reconcile for
+		// the last has started, a request for shop caused by one of the first two would have
+		// started too.
 		change(ctx, types.NamespacedName{Namespace: ns, Name: "shop-notes"}, &corev1.ConfigMap{}, func(cm *corev1.ConfigMap) { cm.Data["k"] = "changed" })
 		change(ctx, types.NamespacedName{Namespace: ns, Name: "foreign-notes"}, &corev1.ConfigMap{}, func(cm *corev1.ConfigMap) { cm.Data["k"] = "changed" })
 		ownedConfigMap(ctx, controlled, "blog-page", true)

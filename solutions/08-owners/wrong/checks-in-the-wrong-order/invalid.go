@@ -25,7 +25,7 @@ import (
 //     namespaced and cluster-scoped dependents alike.
 //
 // controllerutil.SetControllerReference makes this check before it sets anything; code that
-// writes owner references itself (an unstructured object, an apply configuration) must make
+// writes owner references itself (into an apply configuration, say) must make
 // it too.
 
 // CheckOwner says whether owner may be named in an owner reference of dependent, from their

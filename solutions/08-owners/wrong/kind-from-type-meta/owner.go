@@ -1,7 +1,8 @@
 // Wrong (exercise 1): it builds the owner reference from site.APIVersion and site.Kind.
 // The manager's cached client fills in a typed object's apiVersion and kind, but a direct client
-// (client.New, the manager's APIReader) empties them and a Website built in Go has none: the
-// reference then has no apiVersion and no kind, and the API server refuses the child.
+// (client.New, the manager's APIReader) empties them, and a Website built in Go has none unless
+// you set them: the reference then has no apiVersion and no kind, and the API server refuses the
+// child.
 
 package owners
 

@@ -1,7 +1,8 @@
 // Wrong (exercise 2): Reconcile logs a child's error and returns success.
-// The controller counts the reconcile as done: no retry comes (after a Conflict on an update,
-// the common case, the child stays wrong until some other event), and the error counts in none
-// of the controller's error metrics.
+// The controller counts the reconcile as a success: no retry comes, so a child that could not be
+// converged (a timeout, a write refused by a webhook or for want of RBAC) stays wrong until some
+// other event brings the site back, and the error counts in none of the controller's error
+// metrics.
 
 package owners
 

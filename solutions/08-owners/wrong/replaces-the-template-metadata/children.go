@@ -1,7 +1,7 @@
 // Wrong (exercise 2): it sets the pod template's metadata to the site's labels alone before SetPodTemplate.
-// Whatever other tools put on the template is wiped at every change: `kubectl rollout restart`
-// works by setting an annotation there, so each restart is undone by the next reconcile, and
-// the Deployment rolls its pods out twice.
+// Whatever other tools put on the template is wiped by the next reconcile: `kubectl rollout
+// restart` works by setting an annotation there, so each restart is undone at once, and the
+// Deployment rolls its pods out twice.
 
 package owners
 

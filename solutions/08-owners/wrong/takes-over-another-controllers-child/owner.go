@@ -1,6 +1,7 @@
 // Wrong (exercise 1): it replaces any controller reference it finds with the site's, instead of reporting another controller.
-// The child is stolen from its controller (a ReplicaSet, another Website): that controller still
-// thinks it manages the child, and the two controllers now undo each other's writes.
+// The child is stolen from its controller (a ReplicaSet, another Website) without a word: that
+// owner's reference is overwritten, so deleting that owner no longer deletes the child, and a
+// ReplicaSet, which leaves alone a pod controlled by another uid, starts another in its place.
 
 package owners
 

@@ -1,6 +1,7 @@
 // Wrong (exercise 2): it clears the page's owner references before setting its own, to "start clean".
-// A page another Website controls is taken over instead of reported: both sites' controllers now
-// fight over one ConfigMap, and the other site's page changes under it.
+// A page another Website controls is taken over instead of reported: its data is overwritten,
+// and the Website that controlled it (and any other owner) loses it without a word, so deleting
+// that Website no longer deletes the page.
 
 package owners
 

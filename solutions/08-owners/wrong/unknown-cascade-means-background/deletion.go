@@ -1,6 +1,6 @@
 // Wrong (exercise 4): an unknown cascade falls back to a background deletion.
-// A typo ("foregroud") then deletes the site and all its children at once: a deletion should
-// do what was asked or nothing.
+// A typo ("orhpan") then deletes the site and, right after it, the children the user meant to
+// keep: a deletion should do what was asked or nothing.
 
 package owners
 
