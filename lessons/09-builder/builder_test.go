@@ -76,7 +76,7 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 			createConfigMap(ctx, ns, sites.SettingsName, "footer", "<footer>workshop</footer>")
 		}, a, b)
 		Expect(liveLists(requests, websitesPath(ns))).To(BeEmpty(),
-			"the settings' map function listed Websites from the API server, once per event: give SitesInNamespace the manager's client (its cache), not the API reader")
+			"the settings' map function listed Websites from the API server at each event: give SitesInNamespace the manager's client (its cache), not the API reader")
 		quietStep("an unrelated ConfigMap created, alpha's status written, beta labelled (the map needs a predicate; the parent's predicate drops the rest)", func() {
 			createConfigMap(ctx, ns, "notes", "k", "v")
 			change(ctx, alpha, true, func(s *sites.Website) { s.Status.ReadyReplicas = 7 })

@@ -60,7 +60,7 @@ var _ = Describe("Exercise 3: a second controller and its filter", harness.Exerc
 		// the name is what was refused.
 		_, err = ctrl.NewControllerManagedBy(mgr).For(&sites.Website{}).Build(harness.RecordReconciles(nil))
 		Expect(err).To(HaveOccurred(),
-			"a third controller For(&Website{}) without Named is named \"website\", like the Website controller of exercise 1: the manager should refuse it")
+			"a third controller For(&Website{}) without Named is named \"website\", like the Website controller of exercise 1: Build should refuse it")
 		_, err = ctrl.NewControllerManagedBy(mgr).Named("website_third").For(&sites.Website{}).Build(harness.RecordReconciles(nil))
 		Expect(err).NotTo(HaveOccurred(), "the same controller with a name of its own should be accepted")
 	}, SpecTimeout(harness.Timeout))

@@ -17,8 +17,8 @@ import (
 // apart: it is the "controller" key of the logger each Reconcile gets in its context, the
 // "controller" label of its metrics (controller_runtime_reconcile_total{controller="..."}) and
 // the name of its workqueue. So controller-runtime refuses a second controller with a name
-// already taken in the process, unless name validation is skipped (SkipNameValidation, meant
-// for tests that build many managers in one process).
+// already taken in the process, unless name validation is skipped (SkipNameValidation, which a
+// test process that builds many managers needs).
 //
 // Without Named, the Builder names a controller after the kind of For, lower-cased: two
 // controllers For(&Website{}) are both "website".

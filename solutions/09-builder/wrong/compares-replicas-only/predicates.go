@@ -1,6 +1,7 @@
 // Wrong (exercise 4): it takes a change of spec.replicas for a change of the spec.
 // The spec has more than one field: a new page changes the spec (and the generation) but not the
-// replicas, so the page is never published. The generation counts every change of the spec.
+// replicas, so the new page is not published until something else reconciles the site. The
+// generation counts every change of the spec.
 
 package sites
 

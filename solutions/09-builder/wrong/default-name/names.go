@@ -1,7 +1,7 @@
 // Wrong (exercise 3): it leaves the readiness controller without a name of its own.
 // The Builder names it after For's kind, "website", which the Website controller already has:
-// with name validation on (the default) the manager refuses it, and with validation off both
-// would log and count under one name.
+// with name validation on (the default) Build refuses it, and with validation off both would
+// log and count under one name.
 
 package sites
 
@@ -22,8 +22,8 @@ import (
 // apart: it is the "controller" key of the logger each Reconcile gets in its context, the
 // "controller" label of its metrics (controller_runtime_reconcile_total{controller="..."}) and
 // the name of its workqueue. So controller-runtime refuses a second controller with a name
-// already taken in the process, unless name validation is skipped (SkipNameValidation, meant
-// for tests that build many managers in one process).
+// already taken in the process, unless name validation is skipped (SkipNameValidation, which a
+// test process that builds many managers needs).
 //
 // Without Named, the Builder names a controller after the kind of For, lower-cased: two
 // controllers For(&Website{}) are both "website".

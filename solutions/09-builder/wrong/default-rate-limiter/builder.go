@@ -1,6 +1,6 @@
 // Wrong (exercise 1): it sets the workers but not the rate limiter it was given.
-// The controller then retries with controller-runtime's default limiter (5 ms, doubling), not
-// the pace the caller chose: a failing site is retried much sooner and more often than asked.
+// The controller then retries with controller-runtime's default limiter (5 ms, doubling up to
+// 1000 s), not the pace the caller chose: here a failing site is retried sooner than asked.
 
 package sites
 

@@ -1,8 +1,8 @@
 // Wrong (exercise 1): it passes the parent's predicate to WithEventFilter instead of to For.
 // WithEventFilter applies to every watch of the controller: a generation predicate then drops
-// every update of a page ConfigMap and of the settings (a ConfigMap's generation never changes),
-// so a page edited by hand is never put back. A predicate meant for one watch goes in that
-// watch's options.
+// every update of a page ConfigMap and of the settings (an update never changes a ConfigMap's
+// generation), so a page edited by hand is not put back until something else reconciles its
+// site. A predicate meant for one watch goes in that watch's options.
 
 package sites
 

@@ -1,6 +1,7 @@
 // Wrong (exercise 1): it calls WithOptions twice, once for the workers and once for the rate limiter.
 // WithOptions replaces the options, it does not merge them (pkg/builder/controller.go): the
-// second call drops MaxConcurrentReconciles, and the controller runs one worker.
+// second call drops MaxConcurrentReconciles, and the controller runs the default: one worker,
+// unless the manager's controller config sets another.
 
 package sites
 

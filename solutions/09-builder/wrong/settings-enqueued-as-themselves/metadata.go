@@ -1,6 +1,7 @@
 // Wrong (exercise 2): it watches the settings' metadata but enqueues the settings ConfigMap itself.
-// The reconciler is asked about a Website named site-settings, which does not exist, and no site's
-// page gets the new footer. The handler decides which requests an event makes: the map function.
+// The reconciler is asked about a Website named site-settings, which does not exist, and the
+// pages keep the old footer until their sites are reconciled for another reason. The handler
+// decides which requests an event makes: the map function.
 
 package sites
 
@@ -31,8 +32,8 @@ import (
 //
 // The cache keeps one informer per kind and per form (typed, unstructured, metadata): a
 // PartialObjectMetadata ConfigMap and a *corev1.ConfigMap are two informers, two lists, two
-// watches. One full-object ConfigMap watch or read anywhere in the manager brings the whole
-// objects back.
+// watches. One full-object ConfigMap watch, or read through the manager's client, brings the
+// whole objects back.
 
 // NewLeanWebsiteController is NewWebsiteController (exercise 1, without options, name or parent
 // predicate) with both ConfigMap watches, the owned pages and the settings, metadata-only.

@@ -31,8 +31,8 @@ import (
 //
 // The cache keeps one informer per kind and per form (typed, unstructured, metadata): a
 // PartialObjectMetadata ConfigMap and a *corev1.ConfigMap are two informers, two lists, two
-// watches. One full-object ConfigMap watch or read anywhere in the manager brings the whole
-// objects back.
+// watches. One full-object ConfigMap watch, or read through the manager's client, brings the
+// whole objects back.
 
 // NewLeanWebsiteController is NewWebsiteController (exercise 1, without options, name or parent
 // predicate) with both ConfigMap watches, the owned pages and the settings, metadata-only.

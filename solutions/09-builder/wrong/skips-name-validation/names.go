@@ -1,7 +1,8 @@
 // Wrong (exercise 3): it silences the name collision with SkipNameValidation instead of naming the controller.
 // The second controller is still called "website": its log lines and its
 // controller_runtime_reconcile_total are the Website controller's, and nobody can tell which of
-// the two did what. The option exists for tests that build many managers in one process.
+// the two did what. A test process that builds many managers needs the option; a second
+// controller needs a name of its own.
 
 package sites
 
@@ -23,8 +24,8 @@ import (
 // apart: it is the "controller" key of the logger each Reconcile gets in its context, the
 // "controller" label of its metrics (controller_runtime_reconcile_total{controller="..."}) and
 // the name of its workqueue. So controller-runtime refuses a second controller with a name
-// already taken in the process, unless name validation is skipped (SkipNameValidation, meant
-// for tests that build many managers in one process).
+// already taken in the process, unless name validation is skipped (SkipNameValidation, which a
+// test process that builds many managers needs).
 //
 // Without Named, the Builder names a controller after the kind of For, lower-cased: two
 // controllers For(&Website{}) are both "website".
