@@ -80,7 +80,7 @@ var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
 			Expect(requests.Requests()).To(ConsistOf(SatisfyAll(
 				HaveField("Method", http.MethodGet),
 				HaveField("URL.Path", "/apis/apps/v1/namespaces/"+ns+"/deployments/web"),
-			)), "read it with one Get by name: a List sends the whole namespace, and needs the list permission besides get")
+			)), "read it with one Get by name: a List needs the list permission rather than get, and sends every Deployment it matches")
 		}, SpecTimeout(harness.Timeout))
 
 		It("answers not found, with no error, when the Deployment is gone", func(ctx SpecContext) {

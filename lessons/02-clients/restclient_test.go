@@ -17,8 +17,9 @@ import (
 	"workshop.local/lessons/internal/harness"
 )
 
-// pauseImage is the image of every container the specs run; the workshop node's fake runtime
-// never pulls it.
+// pauseImage is the image of every container the specs run: a tiny one that does nothing. The
+// local cluster's hollow node never fetches it (its runtime is fake); kind's node pulls it like
+// any other image.
 const pauseImage = "registry.k8s.io/pause:3.10"
 
 var _ = Describe("Exercise 1: a RESTClient", harness.Exercise(1), func() {

@@ -15,8 +15,9 @@ import (
 // Exercise 2: create, get, update and delete a Deployment with the Clientset.
 //
 // The Clientset is a bundle of generated, typed clients, one per group version:
-// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch and Patch,
-// all taking and returning *appsv1.Deployment. Each is a few lines on top of a RESTClient.
+// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch, Patch and
+// more, all typed: Get returns a *appsv1.Deployment, List a *appsv1.DeploymentList. Each is a
+// few lines on top of a RESTClient.
 //
 // Errors from the server are *errors.StatusError values; package
 // k8s.io/apimachinery/pkg/api/errors (usually imported as apierrors) tells them apart:

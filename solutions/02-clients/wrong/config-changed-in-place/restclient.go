@@ -1,7 +1,9 @@
 // Wrong (exercise 1): it sets APIPath, GroupVersion and the serializer on the caller's config instead of a copy.
-// A rest.Config is shared: the same one builds the Clientset, the dynamic client and every
-// other client of the program. Writing core/v1 settings into it changes what the next client
-// built from it talks to. rest.CopyConfig first.
+// The config belongs to the caller, who may read it again or hand it to other code: after
+// this call it says /api and core/v1, which the caller never asked for, and another goroutine
+// building a client from it meanwhile races with these writes. client-go's own constructors
+// (kubernetes.NewForConfig, dynamic.ConfigFor) copy the config before they set anything:
+// rest.CopyConfig first.
 
 package clients
 

@@ -101,9 +101,9 @@ func PreferredVersion(ctx context.Context, dc discovery.DiscoveryInterfaceWithCo
 //	~/.kube/cache/http/                 the raw HTTP responses, kept to be revalidated by ETag
 //
 // Two clusters serve different resources under the same group versions, so the parsed answers
-// need one folder per server: kubectl names it after the server's host and port, with the
-// characters a file name may not hold replaced ("https://127.0.0.1:6443" becomes
-// "127.0.0.1_6443"). The raw responses can share one folder, because they are filed by their
+// need one folder per server: kubectl names it after the server's host and port, with ':' and
+// other characters that might not be allowed in a file name replaced ("https://127.0.0.1:6443"
+// becomes "127.0.0.1_6443"). The raw responses can share one folder, because they are filed by their
 // whole URL. Keep both the same way under cacheDir: cacheDir/discovery/<server> and
 // cacheDir/http.
 //

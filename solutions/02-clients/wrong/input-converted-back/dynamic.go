@@ -67,7 +67,7 @@ func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name strin
 	if err != nil {
 		return 0, err
 	}
-	// found tells a missing field from a zero; err says the field is there but not an integer.
+	// found tells a missing field from a zero; err says spec or spec.size has the wrong type.
 	size, found, err := unstructured.NestedInt64(widget.Object, "spec", "size")
 	if err != nil {
 		return 0, err

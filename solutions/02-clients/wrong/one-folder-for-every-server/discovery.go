@@ -1,7 +1,8 @@
 // Wrong (exercise 4): it keeps the parsed discovery of every server in one folder, cacheDir/discovery.
 // Two clusters serve different resources under the same group versions. With one folder, the
-// first cluster's answers are read for the second: kubectl would miss the second cluster's CRDs,
-// or send requests for resources it does not serve, until the cache expires hours later.
+// first cluster's answers are read for the second: a client misses the second cluster's CRDs,
+// or sends requests for resources it does not serve, until the cache expires hours later
+// (kubectl's RESTMapper at least asks again when it meets a name it does not know).
 
 package clients
 
@@ -100,9 +101,9 @@ func PreferredVersion(ctx context.Context, dc discovery.DiscoveryInterfaceWithCo
 //	~/.kube/cache/http/                 the raw HTTP responses, kept to be revalidated by ETag
 //
 // Two clusters serve different resources under the same group versions, so the parsed answers
-// need one folder per server: kubectl names it after the server's host and port, with the
-// characters a file name may not hold replaced ("https://127.0.0.1:6443" becomes
-// "127.0.0.1_6443"). The raw responses can share one folder, because they are filed by their
+// need one folder per server: kubectl names it after the server's host and port, with ':' and
+// other characters that might not be allowed in a file name replaced ("https://127.0.0.1:6443"
+// becomes "127.0.0.1_6443"). The raw responses can share one folder, because they are filed by their
 // whole URL. Keep both the same way under cacheDir: cacheDir/discovery/<server> and
 // cacheDir/http.
 //

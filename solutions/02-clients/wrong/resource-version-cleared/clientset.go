@@ -1,4 +1,4 @@
-// Wrong (exercise 2): it clears resourceVersion before the Update, so the update of a Deployment always goes through.
+// Wrong (exercise 2): it clears resourceVersion before the Update, so the update of a Deployment never meets a Conflict.
 // For Deployments, as for many built-in kinds, an Update without a resourceVersion skips the
 // server's conflict check: the competing change made since the Get is silently overwritten.
 // That lost update is exactly what optimistic concurrency exists to prevent.
@@ -20,8 +20,9 @@ import (
 // Exercise 2: create, get, update and delete a Deployment with the Clientset.
 //
 // The Clientset is a bundle of generated, typed clients, one per group version:
-// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch and Patch,
-// all taking and returning *appsv1.Deployment. Each is a few lines on top of a RESTClient.
+// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch, Patch and
+// more, all typed: Get returns a *appsv1.Deployment, List a *appsv1.DeploymentList. Each is a
+// few lines on top of a RESTClient.
 //
 // Errors from the server are *errors.StatusError values; package
 // k8s.io/apimachinery/pkg/api/errors (usually imported as apierrors) tells them apart:

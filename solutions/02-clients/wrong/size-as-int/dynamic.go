@@ -1,5 +1,5 @@
 // Wrong (exercise 3): it stores spec.size as a Go int.
-// Unstructured maps hold JSON values only: int64, float64, string, bool, maps and slices.
+// Unstructured maps hold JSON values only: int64, float64, string, bool, nil, maps and slices.
 // SetNestedField deep-copies the value and panics on an int ("cannot deep copy int").
 
 package clients
@@ -67,7 +67,7 @@ func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name strin
 	if err != nil {
 		return 0, err
 	}
-	// found tells a missing field from a zero; err says the field is there but not an integer.
+	// found tells a missing field from a zero; err says spec or spec.size has the wrong type.
 	size, found, err := unstructured.NestedInt64(widget.Object, "spec", "size")
 	if err != nil {
 		return 0, err

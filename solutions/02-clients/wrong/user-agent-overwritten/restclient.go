@@ -1,7 +1,8 @@
 // Wrong (exercise 1): it sets client-go's default User-Agent even when the caller's config names its own.
-// The User-Agent is how the API server's audit log and metrics tell programs apart. Overwritten,
-// every request of the caller's program is logged under a name built from the binary's file
-// name, and an operator looking for "who sent this?" looks for the wrong program.
+// The User-Agent is how the API server's audit log and request log tell programs apart, and
+// its part before the first '/' is the field manager recorded for writes that name none.
+// Overwritten, every request of the caller's program is logged under a name built from the
+// binary's file name, and an operator looking for "who sent this?" looks for the wrong program.
 
 package clients
 
