@@ -28,10 +28,10 @@ import (
 // the site.
 
 // ensureChildren makes site's page ConfigMap, Deployment and, for exposure Service, Service
-// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site, and
-// deletes the Service of a site whose exposure is None. It reports each child it created,
-// updated or deleted with r.record (exercise 5), and returns the Deployment as the API server
-// has it, for the status (exercise 3).
+// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site and
+// carrying the site's labels beside its own, and deletes the Service of a site whose exposure
+// is None. It reports each child it created, updated or deleted with r.record (exercise 5),
+// and returns the Deployment as the API server has it, for the status (exercise 3).
 func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticSite) (*appsv1.Deployment, error) {
 	desiredPage := DesiredPage(site)
 	page := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desiredPage.Name}}
