@@ -10,12 +10,12 @@ import (
 
 // Exercise 3a: a RESTMapper built from the cluster's discovery information.
 //
-// Only the server knows which resource serves a kind and whether it is namespaced, because
-// CRDs add kinds at run time. A good mapper asks discovery once, caches the answer, and can
-// be reset to ask again.
+// The server is the authority on which resource serves a kind and whether it is namespaced:
+// CRDs add kinds at run time, each with a plural and a scope of its own. A good mapper asks
+// discovery once, caches the answer, and can be reset to ask again.
 func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
 	// TODO(exercise 3): read the cluster's discovery through cfg, keep it in an in-memory
-	// cache, and build a mapper on that cache which can be reset. Hints: README.md, "Exercise 3".
+	// cache, and build a mapper on that cache which can be reset. Hints: make hint EXERCISE=3.
 	return nil, errNotImplemented(3)
 }
 

@@ -50,7 +50,7 @@ var _ = Describe("Exercise 3: a RESTMapper from discovery", harness.Exercise(3),
 		Expect(meta.IsNoMatchError(err)).To(BeTrue(), "want an error for which meta.IsNoMatchError is true, got %v", err)
 	}, SpecTimeout(harness.Timeout))
 
-	It("answers kinds it has seen from its cache, without asking the server again", func(ctx SpecContext) {
+	It("answers kinds its cached discovery holds, without asking the server again", func(ctx SpecContext) {
 		_, _, err := gvkgvr.MapKind(ctx, mapper, schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(requests.Sent()).NotTo(BeEmpty(), "the first lookup should read discovery from the server")

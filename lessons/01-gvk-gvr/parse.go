@@ -6,7 +6,8 @@ import (
 
 // Exercise 1: parse an object's apiVersion and kind into a GroupVersionKind.
 //
-// Every object sent to or from the API server says what it is with two fields:
+// An object sent to or from the API server says what it is with two fields (the items of a
+// list of built-in objects leave them out: the list's own pair covers them):
 //
 //	apiVersion: apps/v1      <- "group/version"; the core group has no name, so just "v1"
 //	kind: Deployment
@@ -15,6 +16,6 @@ import (
 // with more than one slash, an apiVersion without a version, or an empty kind.
 func ParseGVK(apiVersion, kind string) (schema.GroupVersionKind, error) {
 	// TODO(exercise 1): split apiVersion into its group and version, reject what the comment
-	// above says to reject, and return the GroupVersionKind. Hints: README.md, "Exercise 1".
+	// above says to reject, and return the GroupVersionKind. Hints: make hint EXERCISE=1.
 	return schema.GroupVersionKind{}, errNotImplemented(1)
 }

@@ -31,6 +31,7 @@ var _ = Describe("Exercise 1: ParseGVK", harness.Exercise(1), func() {
 			Expect(err).To(HaveOccurred(), "ParseGVK(%q, %q) should fail", apiVersion, kind)
 			Expect(err.Error()).NotTo(ContainSubstring("not implemented yet"), "exercise 1 is still the stub")
 		},
+		Entry("an empty apiVersion", "", "Pod"),
 		Entry("more than one slash", "apps/v1/extra", "Deployment"),
 		Entry("no version after the group", "apps/", "Deployment"),
 		Entry("an empty kind", "v1", ""),

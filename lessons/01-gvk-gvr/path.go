@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Exercise 2: build the REST path of a resource, as client-go does for every request.
+// Exercise 2: build the REST path of a resource, as client-go does for each request to one.
 //
 // The core group lives under /api, every named group under /apis/<group>:
 //
@@ -15,6 +15,6 @@ import (
 // namespace is "" for cluster-scoped resources; name is "" for the whole collection.
 func RESTPath(gvr schema.GroupVersionResource, namespace, name string) string {
 	// TODO(exercise 2): build the path from the parts shown above, leaving out the parts that
-	// are empty. Hints: README.md, "Exercise 2".
+	// are empty. Hints: make hint EXERCISE=2.
 	panic(errNotImplemented(2))
 }

@@ -1,9 +1,15 @@
 package gvkgvr_test
 
 import (
+	"io"
+	"net/http"
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 
 	gvkgvr "workshop.local/lessons/01-gvk-gvr"
 	"workshop.local/lessons/internal/harness"
@@ -49,9 +55,43 @@ var _ = Describe("Exercise 4: every resource serving a kind", harness.Exercise(4
 		Expect(served).To(ConsistOf(newEvents), "events.k8s.io/v1 Event is served by events.k8s.io/v1 events only")
 	}, SpecTimeout(harness.Timeout))
 
+	It("still finds what the other groups serve when one group version fails to answer", func(ctx SpecContext) {
+		// One group version answers 503, like an aggregated API whose server is down. Classic
+		// discovery (one request per group version) lets it fail on its own.
+		broken := "/apis/events.k8s.io/v1"
+		cfg := rest.CopyConfig(cluster.Config)
+		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+			return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == broken {
+					return serviceUnavailable(r), nil
+				}
+				return rt.RoundTrip(r)
+			})
+		})
+		dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		dc.UseLegacyDiscovery = true
+
+		served, err := gvkgvr.ServedBy(ctx, dc, scale)
+		Expect(err).NotTo(HaveOccurred(), "%s failed, but every other group answered: keep what they sent (the error says discovery.IsGroupDiscoveryFailedError)", broken)
+		Expect(served).To(ContainElement(schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments/scale"}),
+			"the groups that answered should still be searched")
+	}, SpecTimeout(harness.Timeout))
+
 	It("finds nothing, and no error, for a kind no resource serves", func(ctx SpecContext) {
 		served, err := gvkgvr.ServedBy(ctx, cluster.Clientset.Discovery(), schema.GroupVersionKind{Group: "nowhere.workshop.local", Version: "v1", Kind: "Nothing"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(served).To(BeEmpty())
 	}, SpecTimeout(harness.Timeout))
 })
+
+// serviceUnavailable is the answer of an API server that cannot reach the backend of a group.
+func serviceUnavailable(r *http.Request) *http.Response {
+	status := `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"ServiceUnavailable","code":503,"message":"the backend of this API is down (the spec says so)"}`
+	return &http.Response{
+		StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  http.Header{"Content-Type": {"application/json"}},
+		Body:    io.NopCloser(strings.NewReader(status)),
+		Request: r,
+	}
+}

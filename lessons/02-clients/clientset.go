@@ -10,8 +10,9 @@ import (
 // Exercise 2: create, get, update and delete a Deployment with the Clientset.
 //
 // The Clientset is a bundle of generated, typed clients, one per group version:
-// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch and Patch,
-// all taking and returning *appsv1.Deployment. Each is a few lines on top of a RESTClient.
+// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch, Patch and
+// more, all typed: Get returns a *appsv1.Deployment, List a *appsv1.DeploymentList. Each is a
+// few lines on top of a RESTClient.
 //
 // Errors from the server are *errors.StatusError values; package
 // k8s.io/apimachinery/pkg/api/errors (usually imported as apierrors) tells them apart:
@@ -25,15 +26,25 @@ import (
 func CreateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name, image string, replicas int32) (*appsv1.Deployment, error) {
 	// TODO(exercise 2): build the Deployment (name, replicas, a selector and a Pod template that
 	// agree on app=<name>, one container running image) and create it through cs.
-	// Hints: README.md, "Exercise 2".
+	// Hints: make hint EXERCISE=2.
 	return nil, errNotImplemented(2)
 }
 
-// Exercise 2b: get a Deployment. When it does not exist, return the server's NotFound error
-// as it is, so that callers can test it with apierrors.IsNotFound.
-func GetDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string) (*appsv1.Deployment, error) {
-	// TODO(exercise 2): get it through cs.
-	return nil, errNotImplemented(2)
+// Exercise 2b: read again a Deployment you already hold a copy of.
+//
+// A name says where an object is, not which object it is: once a Deployment is deleted, anyone
+// may create another one under the same name. The UID tells them apart: the server gives every
+// object a new one when it creates it. RereadDeployment reads known's Deployment afresh:
+//
+//   - still there, with known's UID: return the server's copy and true;
+//   - gone, or its name now taken by another object (another UID): return nil and false, with no
+//     error, because "gone" is an answer, not a failure;
+//   - any other error (the server refuses you, or does not answer): return it as it is, because
+//     it says nothing about whether the Deployment exists.
+func RereadDeployment(ctx context.Context, cs kubernetes.Interface, known *appsv1.Deployment) (*appsv1.Deployment, bool, error) {
+	// TODO(exercise 2): read it by name, then decide, from the error or from the UID, whether it
+	// is still the Deployment you knew.
+	return nil, false, errNotImplemented(2)
 }
 
 // Exercise 2c: change a Deployment with mutate, safely when others change it too.
@@ -54,10 +65,11 @@ func UpdateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, n
 // Exercise 2d: delete a Deployment, together with its ReplicaSets and their Pods.
 //
 // Deleting an owner lets the garbage collector delete what it owns; the propagation policy
-// says how: Background (delete the owner now, the children soon after), Foreground (the
-// children first, the owner last) or Orphan (keep the children). Ask for Background: say it
-// rather than rely on the server's default, which depends on the resource. A Deployment that is already gone is not an error: the
-// caller wanted it gone, and it is.
+// says how: Background (delete the owner now, the children soon after), Foreground (the owner
+// stays, marked as being deleted, until the children that block its deletion are gone) or
+// Orphan (keep the children). Ask for Background: say it rather than rely on the server's
+// default, which depends on the resource. A Deployment that is already gone is not an error:
+// the caller wanted it gone, and it is.
 func DeleteDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string) error {
 	// TODO(exercise 2): delete it asking for Background propagation, and treat "not found" as
 	// success.

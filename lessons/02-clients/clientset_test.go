@@ -65,17 +65,52 @@ var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
 		}, SpecTimeout(harness.Timeout))
 	})
 
-	Describe("GetDeployment", func() {
-		It("gets the Deployment as the server has it", func(ctx SpecContext) {
-			existing := createDeployment(ctx, ns, "web")
-			got, err := clients.GetDeployment(ctx, cluster.Clientset, ns, "web")
+	Describe("RereadDeployment", func() {
+		It("reads the Deployment afresh, with one Get by name", func(ctx SpecContext) {
+			known := createDeployment(ctx, ns, "web")
+			Expect(competeWith(ctx, ns, "web")).To(Succeed(), "the spec could not change its Deployment")
+
+			var requests harness.RequestLog
+			got, found, err := clients.RereadDeployment(ctx, kubernetes.NewForConfigOrDie(requests.Watching(cluster.Config)), known)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(got.UID).To(Equal(existing.UID))
+			Expect(found).To(BeTrue(), "the Deployment is still there, with the UID of the one you were given")
+			Expect(got).NotTo(BeNil())
+			Expect(got.UID).To(Equal(known.UID))
+			Expect(got.Annotations).To(HaveKey(competitorAnnotation), "return the copy the server has now, not the one you were given")
+			Expect(requests.Requests()).To(ConsistOf(SatisfyAll(
+				HaveField("Method", http.MethodGet),
+				HaveField("URL.Path", "/apis/apps/v1/namespaces/"+ns+"/deployments/web"),
+			)), "read it with one Get by name: a List needs the list permission rather than get, and sends every Deployment it matches")
 		}, SpecTimeout(harness.Timeout))
 
-		It("returns the server's NotFound error for a Deployment that does not exist", func(ctx SpecContext) {
-			_, err := clients.GetDeployment(ctx, cluster.Clientset, ns, "nothing")
-			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "want the server's error, for which apierrors.IsNotFound is true; got %v", err)
+		It("answers not found, with no error, when the Deployment is gone", func(ctx SpecContext) {
+			known := createDeployment(ctx, ns, "web")
+			deleteDeployment(ctx, ns, "web")
+			got, found, err := clients.RereadDeployment(ctx, cluster.Clientset, known)
+			Expect(err).NotTo(HaveOccurred(), "a Deployment that is gone is an answer (found is false), not an error: test the Get's error with apierrors.IsNotFound")
+			Expect(found).To(BeFalse())
+			Expect(got).To(BeNil())
+		}, SpecTimeout(harness.Timeout))
+
+		It("answers not found when another Deployment has taken the name", func(ctx SpecContext) {
+			known := createDeployment(ctx, ns, "web")
+			deleteDeployment(ctx, ns, "web")
+			again := createDeployment(ctx, ns, "web")
+			got, found, err := clients.RereadDeployment(ctx, cluster.Clientset, known)
+			Expect(err).NotTo(HaveOccurred(), "another object under the same name means yours is gone: an answer, not an error")
+			Expect(found).To(BeFalse(), "the Deployment named web now has UID %s, not %s: it is another object. Compare the UIDs", again.UID, known.UID)
+			Expect(got).To(BeNil())
+		}, SpecTimeout(harness.Timeout))
+
+		It("returns any other error as it is: it says nothing about the Deployment", func(ctx SpecContext) {
+			known := createDeployment(ctx, ns, "web")
+			// A user without any permission: the real API server answers 403 Forbidden.
+			cfg := rest.CopyConfig(cluster.Config)
+			cfg.Impersonate = rest.ImpersonationConfig{UserName: "lesson02-nobody"}
+			got, found, err := clients.RereadDeployment(ctx, kubernetes.NewForConfigOrDie(cfg), known)
+			Expect(apierrors.IsForbidden(err)).To(BeTrue(), "only NotFound means gone: a Forbidden says nothing about the Deployment, so return the server's error as it is; got %v", err)
+			Expect(found).To(BeFalse())
+			Expect(got).To(BeNil())
 		}, SpecTimeout(harness.Timeout))
 	})
 
@@ -86,7 +121,9 @@ var _ = Describe("Exercise 2: the Clientset", harness.Exercise(2), func() {
 				d.Spec.Replicas = ptr.To[int32](3)
 			})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(updated.ResourceVersion).NotTo(Equal(existing.ResourceVersion), "return the Deployment the server returned from Update")
+			// The server counts each change of a spec in metadata.generation; the copy you sent
+			// still has the old count.
+			Expect(updated.Generation).To(Equal(existing.Generation+1), "return the Deployment the server returned from Update, not the copy you sent it")
 			Expect(updated.Spec.Replicas).To(HaveValue(BeEquivalentTo(3)))
 			Expect(getDeployment(ctx, ns, "web").Spec.Replicas).To(HaveValue(BeEquivalentTo(3)), "the change should be stored in the cluster")
 		}, SpecTimeout(harness.Timeout))
@@ -191,6 +228,17 @@ func createDeployment(ctx context.Context, ns, name string) *appsv1.Deployment {
 	created, err := cluster.Clientset.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "the spec could not create the Deployment %s/%s", ns, name)
 	return created
+}
+
+// deleteDeployment deletes, with the spec's own client, a Deployment and waits until it is gone.
+func deleteDeployment(ctx context.Context, ns, name string) {
+	GinkgoHelper()
+	deployments := cluster.Clientset.AppsV1().Deployments(ns)
+	Expect(deployments.Delete(ctx, name, metav1.DeleteOptions{})).To(Succeed(), "the spec could not delete the Deployment %s/%s", ns, name)
+	Eventually(func() error {
+		_, err := deployments.Get(ctx, name, metav1.GetOptions{})
+		return err
+	}).WithContext(ctx).Should(Satisfy(apierrors.IsNotFound), "the Deployment %s/%s should be gone", ns, name)
 }
 
 func getDeployment(ctx context.Context, ns, name string) *appsv1.Deployment {

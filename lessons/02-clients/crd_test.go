@@ -42,3 +42,25 @@ func widgetCRD() *apiextensionsv1.CustomResourceDefinition {
 		},
 	}
 }
+
+// gadgetCRD defines a second kind of the lesson's group, Gadget (resource "gadgets"), served at
+// v1beta1 only. The group's preferred version is v1, which serves widgets but not gadgets:
+// discovery lists gadgets at v1beta1, the one version that serves them.
+func gadgetCRD() *apiextensionsv1.CustomResourceDefinition {
+	return &apiextensionsv1.CustomResourceDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: "gadgets." + lessonGroup},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: lessonGroup,
+			Scope: apiextensionsv1.NamespaceScoped,
+			Names: apiextensionsv1.CustomResourceDefinitionNames{
+				Plural: "gadgets", Singular: "gadget", Kind: "Gadget", ListKind: "GadgetList",
+			},
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
+				Name: "v1beta1", Served: true, Storage: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
+					Type: "object", XPreserveUnknownFields: ptr.To(true),
+				}},
+			}},
+		},
+	}
+}

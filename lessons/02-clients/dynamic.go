@@ -19,12 +19,14 @@ import (
 //	metadata: {name: w, namespace: ns}         u.GetName(), u.GetNamespace()
 //	spec: {size: 3}                            unstructured.NestedInt64(u.Object, "spec", "size")
 //
-// That is how kubectl, the garbage collector and the namespace controller handle every kind,
-// including kinds installed long after they were compiled.
+// That is how generic tools handle any kind, including kinds installed long after they were
+// compiled (kubectl's apply --prune deletes through the dynamic client). Programs that need only
+// each object's metadata use its metadata-only sibling, k8s.io/client-go/metadata, instead:
+// the garbage collector and the namespace controller do.
 
 // widgets is the resource of the Widget kind, a custom resource the specs install with a CRD
 // (group lesson02.workshop.local, version v1, namespaced, with an integer spec.size of at
-// least 1). No Go type exists for it, so only the dynamic client can handle it.
+// least 1). No Go type exists for it, so the Clientset cannot handle it; the dynamic client can.
 var widgets = schema.GroupVersionResource{Group: "lesson02.workshop.local", Version: "v1", Resource: "widgets"}
 
 // Exercise 3a: create a Widget of the given size.
@@ -35,7 +37,7 @@ var widgets = schema.GroupVersionResource{Group: "lesson02.workshop.local", Vers
 // CRD's validation: callers test that with apierrors.IsInvalid).
 func CreateWidget(ctx context.Context, dc dynamic.Interface, namespace, name string, size int64) (*unstructured.Unstructured, error) {
 	// TODO(exercise 3): build the Widget as an Unstructured and create it at the widgets GVR.
-	// Hints: README.md, "Exercise 3".
+	// Hints: make hint EXERCISE=3.
 	return nil, errNotImplemented(3)
 }
 

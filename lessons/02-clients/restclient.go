@@ -14,15 +14,16 @@ import (
 //	APIPath               "/api" for the core group, "/apis" for every named group
 //	GroupVersion          which group and version its requests are for (core/v1 here)
 //	NegotiatedSerializer  how to turn Go objects into JSON (or protobuf) and back
-//	UserAgent             who is asking, for the server's logs
+//	UserAgent             who is asking, for the server's logs: keep the caller's if cfg
+//	                      names one, else client-go's default
 //
-// This is exactly what kubernetes.NewForConfig does once per group version, so that
-// clientset.CoreV1() and clientset.AppsV1() each hold a RESTClient of their own.
+// kubernetes.NewForConfig sets these four once per group version, so that clientset.CoreV1()
+// and clientset.AppsV1() each hold a RESTClient of their own (all sharing one http.Client).
 //
 // cfg belongs to the caller: work on a copy and leave cfg as you found it.
 func NewCoreV1RESTClient(cfg *rest.Config) (*rest.RESTClient, error) {
 	// TODO(exercise 1): on a copy of cfg, set the four things above for the core group's v1,
-	// then build the client. Hints: README.md, "Exercise 1".
+	// then build the client. Hints: make hint EXERCISE=1.
 	return nil, errNotImplemented(1)
 }
 
@@ -40,6 +41,6 @@ func NewCoreV1RESTClient(cfg *rest.Config) (*rest.RESTClient, error) {
 // PodList, and return the server's error as it is when there is one.
 func ListPods(ctx context.Context, rc rest.Interface, namespace, selector string) (*corev1.PodList, error) {
 	// TODO(exercise 1): build the GET above with rc, send it, and decode the answer into a
-	// *corev1.PodList. Hints: README.md, "Exercise 1".
+	// *corev1.PodList. Hints: make hint EXERCISE=1.
 	return nil, errNotImplemented(1)
 }

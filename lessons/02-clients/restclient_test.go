@@ -17,8 +17,9 @@ import (
 	"workshop.local/lessons/internal/harness"
 )
 
-// pauseImage is the image of every container the specs run; the workshop node's fake runtime
-// never pulls it.
+// pauseImage is the image of every container the specs run: a tiny one that does nothing. The
+// local cluster's hollow node never fetches it (its runtime is fake); kind's node pulls it like
+// any other image.
 const pauseImage = "registry.k8s.io/pause:3.10"
 
 var _ = Describe("Exercise 1: a RESTClient", harness.Exercise(1), func() {
@@ -38,6 +39,26 @@ var _ = Describe("Exercise 1: a RESTClient", harness.Exercise(1), func() {
 			Expect(err).NotTo(HaveOccurred(), "GET /api/v1/namespaces/default through your client")
 			Expect(ns.Name).To(Equal("default"))
 			Expect(ns.UID).NotTo(BeEmpty(), "the Namespace should be decoded from the server's JSON")
+		}, SpecTimeout(harness.Timeout))
+
+		It("names the program in its requests: the caller's User-Agent if it set one, else client-go's default", func(ctx SpecContext) {
+			userAgentOf := func(cfg *rest.Config) string {
+				GinkgoHelper()
+				var requests harness.RequestLog
+				rc, err := clients.NewCoreV1RESTClient(requests.Watching(cfg))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(rc.Get().Resource("namespaces").Name("default").Do(ctx).Error()).To(Succeed())
+				Expect(requests.Requests()).To(HaveLen(1))
+				return requests.Requests()[0].Header.Get("User-Agent")
+			}
+			unnamed := rest.CopyConfig(cluster.Config)
+			unnamed.UserAgent = ""
+			Expect(userAgentOf(unnamed)).To(Equal(rest.DefaultKubernetesUserAgent()),
+				"a config without a UserAgent: set rest.DefaultKubernetesUserAgent(), as kubernetes.NewForConfig does, or the server's logs show only Go's own Go-http-client")
+			named := rest.CopyConfig(cluster.Config)
+			named.UserAgent = "lesson02-spec/v1.0"
+			Expect(userAgentOf(named)).To(Equal("lesson02-spec/v1.0"),
+				"the caller's config names its program: keep its UserAgent, and set the default only where there is none")
 		}, SpecTimeout(harness.Timeout))
 
 		It("leaves the caller's config as it was", func() {

@@ -2,6 +2,7 @@ package informers_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -45,21 +46,29 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 	}
 
 	Context("fed by a Reflector", func() {
-		It("reports an object's life: Replaced from the first list, then Added, Updated and Deleted", func(ctx SpecContext) {
+		It("reports an object's life: Replaced from the first list, then Added, Updated and Deleted, and keeps known in step", func(ctx SpecContext) {
 			ns := cluster.Namespace(ctx, "lesson03")
-			createConfigMap(ctx, ns, "old", deltasLabel)
+			first := map[string]string{} // what the first list holds: key -> resourceVersion
+			for _, name := range []string{"old-1", "old-2"} {
+				cm := createConfigMap(ctx, ns, name, deltasLabel)
+				first[ns+"/"+name] = cm.ResourceVersion
+			}
 			newQueue()
 			feedFromCluster(ctx, fifo, ns)
 
-			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/old: Replaced"), "an object the first list finds should come out Replaced (Sync, if EmitDeltaTypeReplaced is not set)")
-			createConfigMap(ctx, ns, "life", deltasLabel)
+			Expect([]string{popped(ctx, fifo, known), popped(ctx, fifo, known)}).To(ConsistOf(ns+"/old-1: Replaced", ns+"/old-2: Replaced"),
+				"an object the first list finds should come out Replaced (Sync, if EmitDeltaTypeReplaced is not set)")
+			Expect(knownVersions(known)).To(Equal(first),
+				"PopDeltas should store each object of the first list in known, beside what known holds already: a Replaced delta is one object, not a whole new content for known")
+			life := createConfigMap(ctx, ns, "life", deltasLabel)
 			Expect(popped(ctx, fifo, known)).To(Equal(ns + "/life: Added"))
-			Expect(known.ListKeys()).To(ContainElement(ns+"/life"), "PopDeltas should store an Added object in known")
-			updateConfigMap(ctx, ns, "life", setValue("2"))
+			Expect(knownVersions(known)).To(HaveKeyWithValue(ns+"/life", life.ResourceVersion), "PopDeltas should store an Added object in known")
+			changed := updateConfigMap(ctx, ns, "life", setValue("2"))
 			Expect(popped(ctx, fifo, known)).To(Equal(ns + "/life: Updated"))
+			Expect(knownVersions(known)).To(HaveKeyWithValue(ns+"/life", changed.ResourceVersion), "PopDeltas should store the Updated state in known")
 			deleteConfigMap(ctx, ns, "life")
 			Expect(popped(ctx, fifo, known)).To(Equal(ns + "/life: Deleted"))
-			Expect(known.ListKeys()).To(ConsistOf(ns+"/old"), "PopDeltas should remove a Deleted object from known")
+			Expect(knownVersions(known)).To(Equal(first), "PopDeltas should remove a Deleted object from known, and nothing else")
 		}, SpecTimeout(harness.Timeout))
 
 		It("queues all the deltas of one key together, in the place the key took first", func(ctx SpecContext) {
@@ -69,13 +78,16 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 			Eventually(feed.calls).WithContext(ctx).Should(ContainElement("replace"), "the Reflector's first list never reached your queue")
 
 			createConfigMap(ctx, ns, "a", deltasLabel)
-			createConfigMap(ctx, ns, "b", deltasLabel)
+			b := createConfigMap(ctx, ns, "b", deltasLabel)
 			updateConfigMap(ctx, ns, "a", setValue("2"))
 			deleteConfigMap(ctx, ns, "a")
 			Eventually(feed.calls).WithContext(ctx).Should(ContainElement("delete "+ns+"/a"), "the Reflector never passed on the deletion of 'a'")
 
 			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/a: Added Updated Deleted"), "'a' was queued first and everything that happened to it since comes out with it")
+			Expect(knownVersions(known)).NotTo(HaveKey(ns+"/a"),
+				"'a' was added, changed and deleted: applied oldest first, its deletion comes last and removes it from known; applied in another order, known keeps an object the server no longer has")
 			Expect(popped(ctx, fifo, known)).To(Equal(ns+"/b: Added"), "'b' comes next, though 'a' changed after it")
+			Expect(knownVersions(known)).To(Equal(map[string]string{ns + "/b": b.ResourceVersion}))
 		}, SpecTimeout(harness.Timeout))
 	})
 
@@ -85,8 +97,10 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 			newQueue()
 			Expect(fifo.Replace([]any{sampleConfigMap("kept", "2")}, "2")).To(Succeed())
 			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Replaced"), "a relist must be told apart from a resync: set EmitDeltaTypeReplaced")
+			Expect(knownVersions(known)).To(Equal(map[string]string{"lesson03/kept": "2"}), "PopDeltas should store the state the relist found")
 			Expect(fifo.Resync()).To(Succeed())
 			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Sync"), "a resync re-queues every object of known: did you pass known as KnownObjects?")
+			Expect(knownVersions(known)).To(Equal(map[string]string{"lesson03/kept": "2"}))
 		}, SpecTimeout(harness.Timeout))
 
 		It("leaves out of a resync an object whose newer state is already queued", func(ctx SpecContext) {
@@ -111,11 +125,49 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 			Expect(known.ListKeys()).To(BeEmpty(), "PopDeltas should delete the tombstoned object from known")
 		}, SpecTimeout(harness.Timeout))
 
+		It("applies the deltas inside Pop, while the queue is locked, so that no relist gets in between", func(ctx SpecContext) {
+			newQueue()
+			Expect(fifo.Add(sampleConfigMap("moving", "1"))).To(Succeed())
+			probe := holdFirstStore(known)
+
+			type result struct {
+				key    string
+				deltas cache.Deltas
+				err    error
+			}
+			popDone := make(chan result, 1)
+			go func() {
+				defer GinkgoRecover()
+				key, deltas, err := informers.PopDeltas(fifo, probe)
+				popDone <- result{key, deltas, err}
+			}()
+			Eventually(probe.entered).WithContext(ctx).WithTimeout(popTimeout).Should(BeClosed(),
+				"PopDeltas never stored the popped 'moving' in known (with Add or Update)")
+
+			// PopDeltas is storing 'moving' now. A relist that no longer finds it comes in.
+			relisted := make(chan error, 1)
+			go func() { relisted <- fifo.Replace([]any{}, "2") }()
+			Consistently(relisted).WithContext(ctx).ShouldNot(Receive(),
+				"a relist got into the queue while PopDeltas was still storing what it had popped: Pop had returned and unlocked the queue. "+
+					"That relist found 'moving' neither queued nor in known, so it reports no deletion and known keeps a ghost: apply the deltas inside Pop's callback")
+			probe.release()
+
+			var r result
+			Eventually(popDone).WithContext(ctx).WithTimeout(popTimeout).Should(Receive(&r), "PopDeltas did not return once known let it store 'moving'")
+			Expect(r.err).NotTo(HaveOccurred())
+			Expect(r.key + ": " + typesOf(r.deltas)).To(Equal("lesson03/moving: Added"))
+			Eventually(relisted).WithContext(ctx).Should(Receive(BeNil()), "the relist should go through once PopDeltas is done")
+			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/moving: Deleted"),
+				"the relist came after 'moving' was in known, so it reports 'moving' deleted")
+			Expect(known.ListKeys()).To(BeEmpty())
+		}, SpecTimeout(harness.Timeout))
+
 		It("hands out what it holds after Close, then cache.ErrFIFOClosed", func(ctx SpecContext) {
 			newQueue()
 			Expect(fifo.Add(sampleConfigMap("last", "1"))).To(Succeed())
 			fifo.Close()
 			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/last: Added"))
+			Expect(knownVersions(known)).To(Equal(map[string]string{"lesson03/last": "1"}), "PopDeltas should store what it pops, closed queue or not")
 			_, _, err := informers.PopDeltas(fifo, known)
 			Expect(err).To(MatchError(cache.ErrFIFOClosed), "a closed, empty queue should make PopDeltas return the error Pop gives")
 		}, SpecTimeout(harness.Timeout))
@@ -197,6 +249,58 @@ func (s *notingStore) Replace(list []any, resourceVersion string) error {
 	err := s.ReflectorStore.Replace(list, resourceVersion)
 	s.note("replace", nil)
 	return err
+}
+
+// knownVersions maps each key of known to the resourceVersion of what is stored under it, or to
+// the type of what is stored there when it is not a ConfigMap (a tombstone, say).
+func knownVersions(known cache.Store) map[string]string {
+	versions := map[string]string{}
+	for _, key := range known.ListKeys() {
+		obj, _, _ := known.GetByKey(key)
+		if cm, ok := obj.(*corev1.ConfigMap); ok {
+			versions[key] = cm.ResourceVersion
+		} else {
+			versions[key] = fmt.Sprintf("a %T, not a ConfigMap", obj)
+		}
+	}
+	return versions
+}
+
+// heldStore is the known store one spec hands PopDeltas. It passes every call on to the store
+// it wraps; but the first time PopDeltas stores an object (Add or Update), it closes entered and
+// waits for release, so that the spec can try a relist while PopDeltas is storing.
+type heldStore struct {
+	cache.Store
+	entered  chan struct{}
+	released chan struct{}
+	hold     sync.Once
+	unhold   sync.Once
+}
+
+// holdFirstStore wraps known; the hold is released when the spec ends, at the latest.
+func holdFirstStore(known cache.Store) *heldStore {
+	s := &heldStore{Store: known, entered: make(chan struct{}), released: make(chan struct{})}
+	DeferCleanup(s.release)
+	return s
+}
+
+func (s *heldStore) release() { s.unhold.Do(func() { close(s.released) }) }
+
+func (s *heldStore) waitOnce() {
+	s.hold.Do(func() {
+		close(s.entered)
+		<-s.released
+	})
+}
+
+func (s *heldStore) Add(obj any) error {
+	s.waitOnce()
+	return s.Store.Add(obj)
+}
+
+func (s *heldStore) Update(obj any) error {
+	s.waitOnce()
+	return s.Store.Update(obj)
 }
 
 // popped pops with your PopDeltas and describes the result as "key: Type Type...".

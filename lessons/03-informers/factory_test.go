@@ -113,7 +113,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 // startConfigMapInformer calls StartConfigMapInformer for the picked ConfigMaps of namespace.
 func startConfigMapInformer(ctx context.Context, namespace string, rec *informers.Recorder) corelisters.ConfigMapLister {
 	GinkgoHelper()
-	return returnsWithin(ctx, "StartConfigMapInformer", func() (corelisters.ConfigMapLister, error) {
+	return returnsWithin(ctx, "StartConfigMapInformer", startWithin, informersRun, func() (corelisters.ConfigMapLister, error) {
 		return informers.StartConfigMapInformer(harness.Background(ctx), cluster.Clientset, namespace, pickSelector, rec)
 	})
 }

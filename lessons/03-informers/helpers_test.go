@@ -57,8 +57,9 @@ func setValue(value string) func(*corev1.ConfigMap) {
 // sends its error to returned, waits for a handler held by informers.HoldRecords: first the
 // handler must be told about an object of the initial list (held closes) before the function
 // returns, then the function must not return while the handler stays busy. The informer fills
-// its cache before it notifies handlers, so by then the cache has synced: only a function that
-// waits for its handler's registration is still waiting.
+// its cache before it notifies handlers, so by then the cache holds the initial list (it counts
+// as synced once the list is in the handlers' buffers): a function that waits for the cache
+// alone returns soon after, and only one that waits for its handler's registration still waits.
 func expectWaitingWhileHeld(ctx context.Context, what string, held <-chan struct{}, returned chan error) {
 	GinkgoHelper()
 	Eventually(func() bool {
@@ -96,9 +97,10 @@ const startWithin = 10 * time.Second
 // startRunsRequested is the usual reason an informer that should have synced never does.
 const startRunsRequested = "A factory's Start runs only the informers asked of it before: ask for every informer (and add its handler) first, then Start"
 
-// returnsWithin runs start, a function of yours that starts informers and waits for them, and
-// returns its result, failing the spec if it has not returned within startWithin.
-func returnsWithin[T any](ctx context.Context, what string, start func() (T, error)) T {
+// returnsWithin runs start, a function of yours that should return by itself, and returns its
+// result. If start has not returned within the given time, the spec fails with "<what> did not
+// return within <within>: <why>", why being the usual reason it blocks.
+func returnsWithin[T any](ctx context.Context, what string, within time.Duration, why string, start func() (T, error)) T {
 	GinkgoHelper()
 	type result struct {
 		value T
@@ -111,8 +113,11 @@ func returnsWithin[T any](ctx context.Context, what string, start func() (T, err
 		returned <- result{value, err}
 	}()
 	var res result
-	Eventually(returned).WithContext(ctx).WithTimeout(startWithin).Should(Receive(&res),
-		"%s did not return within %s, with only a few objects to list: does its informer run? %s", what, startWithin, startRunsRequested)
+	Eventually(returned).WithContext(ctx).WithTimeout(within).Should(Receive(&res),
+		"%s did not return within %s: %s", what, within, why)
 	Expect(res.err).NotTo(HaveOccurred(), "%s failed", what)
 	return res.value
 }
+
+// informersRun is returnsWithin's why for a function that starts informers and waits for them.
+const informersRun = "with only a few objects to list, does its informer run? " + startRunsRequested

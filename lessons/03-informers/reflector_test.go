@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -50,8 +51,9 @@ var _ = Describe("Exercise 1: a ListWatch and a Reflector", harness.Exercise(1),
 		ns := cluster.Namespace(ctx, "lesson03")
 		early := createConfigMap(ctx, ns, "early", nil)
 		store := cache.NewStore(cache.MetaNamespaceKeyFunc)
-		reflector, err := informers.StartConfigMapReflector(harness.Background(ctx), cluster.Clientset, ns, store)
-		Expect(err).NotTo(HaveOccurred())
+		reflector := returnsWithin(ctx, "StartConfigMapReflector", reflectorStartWithin, reflectorRunsInGoroutine, func() (*cache.Reflector, error) {
+			return informers.StartConfigMapReflector(harness.Background(ctx), cluster.Clientset, ns, store)
+		})
 		Expect(reflector).NotTo(BeNil(), "StartConfigMapReflector should return the Reflector it started")
 
 		Eventually(storedVersion(store, ns, "early")).WithContext(ctx).Should(Equal(early.ResourceVersion),
@@ -68,6 +70,13 @@ var _ = Describe("Exercise 1: a ListWatch and a Reflector", harness.Exercise(1),
 		Expect(reflector.LastSyncResourceVersion()).NotTo(BeEmpty(), "a running Reflector knows the resourceVersion it has synced to")
 	}, SpecTimeout(harness.Timeout))
 })
+
+// reflectorStartWithin bounds StartConfigMapReflector: it only starts a goroutine, so it returns
+// at once; waiting for the spec's timeout would only hide why it blocked.
+const reflectorStartWithin = 5 * time.Second
+
+// reflectorRunsInGoroutine is why StartConfigMapReflector blocks, when it does.
+const reflectorRunsInGoroutine = "a Reflector's RunWithContext lists and watches until its context ends, so calling it blocks your function: start it in its own goroutine and return the Reflector"
 
 // listConfigMaps lists through a ListWatch, as a Reflector does first.
 func listConfigMaps(ctx context.Context, lw cache.ListerWatcherWithContext) *corev1.ConfigMapList {

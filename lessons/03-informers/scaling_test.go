@@ -2,6 +2,7 @@ package informers_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -10,6 +11,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
 	informers "workshop.local/lessons/03-informers"
@@ -19,6 +21,31 @@ import (
 // The counts below hold on any healthy cluster; how far above the minimum the update counts land
 // depends on timing (see the README, exercise 5). Adds and deletes are exact.
 var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5), func() {
+	Context("the handler, called by hand", func() {
+		It("records typed adds, updates and deletes as \"<verb> <kind> <namespace>/<name>\"", func() {
+			rec := &informers.Recorder{}
+			pods := informers.RecordEvents[*corev1.Pod](rec, "Pod")
+			web := samplePod("web-1", "node-a", "web")
+			pods.OnAdd(web, true)
+			pods.OnUpdate(web, web)
+			pods.OnDelete(cache.DeletedObject[*corev1.Pod]{OptionalObj: web}) // what a watched deletion brings
+			replicaSets := informers.RecordEvents[*appsv1.ReplicaSet](rec, "ReplicaSet")
+			replicaSets.OnAdd(&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "web-7d9c"}}, false)
+			Expect(rec.Events()).To(Equal([]string{"add Pod lesson03/web-1", "update Pod lesson03/web-1", "delete Pod lesson03/web-1", "add ReplicaSet team-b/web-7d9c"}))
+		})
+
+		It("records a tombstone under the key the cache held, whether or not it carries the object", func() {
+			rec := &informers.Recorder{}
+			pods := informers.RecordEvents[*corev1.Pod](rec, "Pod")
+			stale := samplePod("stale", "node-a", "web")
+			// What a type-safe informer hands over for a deletion that a relist found.
+			deleteTombstone(pods, cache.DeletedObject[*corev1.Pod]{OptionalObj: stale, FinalStateUnknown: &cache.DeletedFinalStateUnknown{Key: "lesson03/stale", Obj: stale}})
+			deleteTombstone(pods, cache.DeletedObject[*corev1.Pod]{FinalStateUnknown: &cache.DeletedFinalStateUnknown{Key: "lesson03/lost"}})
+			Expect(rec.Events()).To(Equal([]string{"delete Pod lesson03/stale", "delete Pod lesson03/lost"}),
+				"a tombstone's key is certain, its object is not: take the key from the DeletedObject's GetKey()")
+		})
+	})
+
 	It("sees one ReplicaSet and three Pods come, and each change several times, when a Deployment scales from 1 to 3", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
 		rec := &informers.Recorder{}
@@ -93,11 +120,23 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 	)
 })
 
+// deleteTombstone hands handler a tombstone, turning a panic into a failure that says why.
+func deleteTombstone(handler cache.TypedResourceEventHandler[*corev1.Pod], tombstone cache.DeletedObject[*corev1.Pod]) {
+	GinkgoHelper()
+	defer func() {
+		if r := recover(); r != nil {
+			Fail(fmt.Sprintf("OnDelete panicked on a tombstone for %s (%v): a DeletedObject's OptionalObj may be stale or nil, only its key is certain: GetKey()",
+				tombstone.FinalStateUnknown.Key, r))
+		}
+	}()
+	handler.OnDelete(tombstone)
+}
+
 // countDeploymentEvents calls CountDeploymentEvents for the Pods and ReplicaSets labelled
 // app=web in namespace.
 func countDeploymentEvents(ctx context.Context, namespace string, rec *informers.Recorder) {
 	GinkgoHelper()
-	returnsWithin(ctx, "CountDeploymentEvents", func() (struct{}, error) {
+	returnsWithin(ctx, "CountDeploymentEvents", startWithin, informersRun, func() (struct{}, error) {
 		return struct{}{}, informers.CountDeploymentEvents(harness.Background(ctx), cluster.Clientset, namespace, "app=web", rec)
 	})
 }

@@ -19,8 +19,8 @@ import (
 //	informer --event--> handler --key--> queue --key--> worker --> sync --> API server
 //
 // Handlers do not do the work: they put the object's key (namespace and name) in the queue.
-// Many events for one object collapse into one key, and sync always reads the object's latest
-// state from the informer's cache, so it does not matter which event brought the key.
+// Many events for one object collapse into one key, and sync reads the latest state of the
+// object the informer's cache holds, so it does not matter which event brought the key.
 //
 // The specs play the part of main: they make a SharedInformerFactory for their namespace, call
 // NewController (which registers the handlers), start the factory, then call Run.
@@ -42,20 +42,19 @@ type Controller struct {
 
 // Exercise 4a: build the controller and register its event handlers.
 func NewController(ctx context.Context, client kubernetes.Interface, configMaps coreinformers.TypedConfigMapInformer) (*Controller, error) {
-	// TODO(exercise 4): make the queue with workqueue.NewTypedRateLimitingQueueWithConfig, your
-	// ControllerRateLimiter and a Name. On configMaps.TypedInformer(), AddTypedEventHandler
-	// with handler funcs whose AddFunc and UpdateFunc put cache.MetaObjectToName(configMap) in
-	// the queue; pass cache.HandlerOptions{Logger: ...} with klog.FromContext(ctx). Keep
-	// configMaps.Lister() and the registration's HasSyncedChecker().
+	// TODO(exercise 4): a rate-limiting queue of keys, with your ControllerRateLimiter and a
+	// name. Handlers on the informer that put the key of every ConfigMap added or updated in
+	// the queue, and nothing more (which ConfigMaps need work is sync's decision). Keep the
+	// lister, for sync, and what says the handlers have seen every existing ConfigMap, for Run.
 	return nil, errNotImplemented(4)
 }
 
 // Exercise 4b: run the controller until ctx is done, then stop cleanly and return nil.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	// TODO(exercise 4): wait for the cache with cache.WaitFor (no point working from a half
-	// filled cache); start workers goroutines that each run wait.UntilWithContext(ctx,
-	// c.runWorker, time.Second); wait for ctx to be done; shut the queue down, so that every
-	// worker's Get returns; wait for the workers; return nil.
+	// TODO(exercise 4): wait until the handlers have seen every existing ConfigMap (no point
+	// working from a half filled cache); start the workers, each running runWorker until ctx
+	// is done; then stop cleanly: every worker is blocked taking the next key, and only the
+	// queue can wake them. Return once they have all stopped.
 	return errNotImplemented(4)
 }
 
@@ -70,8 +69,9 @@ func (c *Controller) runWorker(ctx context.Context) {
 // A returned error makes the worker retry the key with backoff: return errors from the API
 // server rather than logging them away.
 func (c *Controller) sync(ctx context.Context, key cache.ObjectName) error {
-	// TODO(exercise 4): get the ConfigMap from the lister (gone or not labelled: nothing to
-	// do); if the annotation already holds Checksum(data), do nothing; otherwise set it on a
-	// DeepCopy (the cache's objects are shared) and Update it through the client.
+	// TODO(exercise 4): read the ConfigMap from the cache (gone, or not labelled true: nothing
+	// to do). Already right: nothing to do, no write. Otherwise write the checksum beside the
+	// annotations it has, on an object that is yours to change (the cache's objects are
+	// shared), and send the update; its error is the worker's business.
 	return errNotImplemented(4)
 }

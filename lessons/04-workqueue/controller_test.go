@@ -3,6 +3,7 @@ package queues_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -20,26 +21,52 @@ import (
 )
 
 var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise(4), func() {
-	It("annotates every labelled ConfigMap with the checksum of its data, and leaves the others alone", func(ctx SpecContext) {
+	It("annotates every ConfigMap labelled true with the checksum of its data, and leaves the others alone", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson04")
 		// One worker syncs keys one after another, in the order they were queued.
 		controller := startController(ctx, ns, 1, &apiRecorder{})
-		createConfigMap(ctx, ns, "a-plain", false, map[string]string{"color": "blue"})
-		labelled := createConfigMap(ctx, ns, "b-labelled", true, map[string]string{"color": "green"})
+		createConfigMap(ctx, ns, "a-plain", nil, map[string]string{"color": "blue"})
+		createConfigMap(ctx, ns, "b-switched-off", map[string]string{queues.ManagedLabel: "false"}, map[string]string{"color": "red"})
+		labelled := createConfigMap(ctx, ns, "c-labelled", managed, map[string]string{"color": "green"})
 
 		controller.eventually(ctx, func(g Gomega) {
-			g.Expect(checksumOf(ctx, g, ns, "b-labelled")).To(Equal(queues.Checksum(labelled.Data)))
-		}, "b-labelled has the label %s=true, so it should get the annotation %s with the checksum of its data", queues.ManagedLabel, queues.ChecksumAnnotation)
-		// a-plain was queued first, so the single worker was done with it before b-labelled.
-		plain, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "a-plain", metav1.GetOptions{})
+			g.Expect(checksumOf(ctx, g, ns, "c-labelled")).To(Equal(queues.Checksum(labelled.Data)))
+		}, "c-labelled has the label %s=true, so it should get the annotation %s with the checksum of its data", queues.ManagedLabel, queues.ChecksumAnnotation)
+		// a-plain and b-switched-off were queued first, so the single worker was done with them
+		// before c-labelled.
+		for name, why := range map[string]string{
+			"a-plain":        "has no " + queues.ManagedLabel + " label",
+			"b-switched-off": "has the label " + queues.ManagedLabel + "=false: the label's value says whether to look after it, not its presence",
+		} {
+			cm, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(cm.Annotations).NotTo(HaveKey(queues.ChecksumAnnotation), "%s %s: the controller should leave it alone", name, why)
+		}
+	}, SpecTimeout(harness.Timeout))
+
+	It("adds its annotation beside the annotations other tools wrote", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		controller := startController(ctx, ns, 1, &apiRecorder{})
+		cm := &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Name: "settings", Labels: maps.Clone(managed), Annotations: map[string]string{otherToolAnnotation: "team-a"}},
+			Data:       map[string]string{"color": "blue"},
+		}
+		created, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(plain.Annotations).NotTo(HaveKey(queues.ChecksumAnnotation), "a-plain has no %s label: the controller should leave it alone", queues.ManagedLabel)
+
+		controller.eventually(ctx, func(g Gomega) {
+			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(created.Data)))
+		}, "settings is labelled, so it should get the checksum annotation")
+		stored, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "settings", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(stored.Annotations).To(HaveKeyWithValue(otherToolAnnotation, "team-a"),
+			"another tool's annotation %s is gone: set your key in the existing annotations, do not replace the whole map", otherToolAnnotation)
 	}, SpecTimeout(harness.Timeout))
 
 	It("follows changes: a label added later, then new data", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson04")
 		controller := startController(ctx, ns, 2, &apiRecorder{})
-		createConfigMap(ctx, ns, "settings", false, map[string]string{"color": "blue"})
+		createConfigMap(ctx, ns, "settings", nil, map[string]string{"color": "blue"})
 
 		data := updateConfigMap(ctx, ns, "settings", func(cm *corev1.ConfigMap) {
 			cm.Labels = map[string]string{queues.ManagedLabel: "true"}
@@ -62,7 +89,7 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 		// once the one before has its checksum. So when the third has its checksum, the worker
 		// has also synced first again, for the update event that its own write caused.
 		for _, name := range []string{"first", "second", "third"} {
-			created := createConfigMap(ctx, ns, name, true, map[string]string{"name": name})
+			created := createConfigMap(ctx, ns, name, managed, map[string]string{"name": name})
 			controller.eventually(ctx, func(g Gomega) {
 				g.Expect(checksumOf(ctx, g, ns, name)).To(Equal(queues.Checksum(created.Data)))
 			}, "%s is labelled, so it should get the checksum annotation", name)
@@ -75,7 +102,7 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 		ns := cluster.Namespace(ctx, "lesson04")
 		api := &apiRecorder{failures: 1}
 		controller := startController(ctx, ns, 1, api)
-		labelled := createConfigMap(ctx, ns, "settings", true, map[string]string{"color": "blue"})
+		labelled := createConfigMap(ctx, ns, "settings", managed, map[string]string{"color": "blue"})
 
 		controller.eventually(ctx, func(g Gomega) {
 			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(labelled.Data)))
@@ -88,7 +115,7 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 		runCtx, cancel := context.WithCancel(ctx)
 		DeferCleanup(cancel)
 		controller := startController(runCtx, ns, 2, &apiRecorder{})
-		labelled := createConfigMap(ctx, ns, "settings", true, map[string]string{"color": "blue"})
+		labelled := createConfigMap(ctx, ns, "settings", managed, map[string]string{"color": "blue"})
 		controller.eventually(ctx, func(g Gomega) {
 			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(labelled.Data)))
 		}, "the controller should be running before the spec stops it")
@@ -167,13 +194,16 @@ func (r *runningController) expectCacheUntouched() {
 	}
 }
 
-// createConfigMap creates a ConfigMap with data, labelled for the controller if managed.
-func createConfigMap(ctx context.Context, ns, name string, managed bool, data map[string]string) *corev1.ConfigMap {
+// managed are the labels of a ConfigMap the controller looks after.
+var managed = map[string]string{queues.ManagedLabel: "true"}
+
+// otherToolAnnotation is an annotation some other tool wrote on a ConfigMap.
+const otherToolAnnotation = "example.com/owner"
+
+// createConfigMap creates a ConfigMap with labels and data.
+func createConfigMap(ctx context.Context, ns, name string, labels, data map[string]string) *corev1.ConfigMap {
 	GinkgoHelper()
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: data}
-	if managed {
-		cm.Labels = map[string]string{queues.ManagedLabel: "true"}
-	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: maps.Clone(labels)}, Data: data}
 	created, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	return created

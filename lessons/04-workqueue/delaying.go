@@ -41,17 +41,18 @@ func (w *Waiting[T]) Len() int { return len(w.heap) }
 // Exercise 3a: let item wait until readyAt. An item already waiting keeps the earlier of its
 // two times.
 func (w *Waiting[T]) Add(item T, readyAt time.Time) {
-	// TODO(exercise 3): look the item up in w.byItem. Waiting already: if readyAt is earlier,
-	// move its entry's time and heap.Fix it. Not waiting: heap.Push a new entry and remember it
-	// in w.byItem.
+	// TODO(exercise 3): is the item waiting already (byItem knows)? Then it keeps the earlier
+	// time, and if its entry's time changes, the heap must be told, or its order breaks. Not
+	// waiting: a new entry, in the heap and in byItem. Change the heap only through
+	// container/heap's functions, never by slicing it.
 	panic(errNotImplemented(3))
 }
 
 // Exercise 3b: remove every item that is due at now (its time is not after now) and return
 // them, earliest first.
 func (w *Waiting[T]) PopReady(now time.Time) []T {
-	// TODO(exercise 3): while the root, w.heap[0], is due, heap.Pop it and forget it in
-	// w.byItem.
+	// TODO(exercise 3): while the earliest entry (the root) is due, take it out of the heap,
+	// and out of byItem too, so that the item can wait again later.
 	panic(errNotImplemented(3))
 }
 

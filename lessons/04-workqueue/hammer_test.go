@@ -15,9 +15,9 @@ import (
 )
 
 // Workers call a rate limiter at the same time. A limiter whose map is not guarded by its mutex
-// loses counts, or, more often, stops the whole program: the Go runtime detects two goroutines
-// writing a map at once and exits with "fatal error: concurrent map writes", which no spec can
-// recover from. So the spec hammers the limiter in a child process (this test binary, run again
+// loses counts, or stops the whole program: when the Go runtime catches two goroutines writing a
+// map at once, it exits with "fatal error: concurrent map writes", which no spec can recover
+// from. So the spec hammers the limiter in a child process (this test binary, run again
 // with hammerEnv set) and reads what it printed, or how it died.
 
 // hammerEnv, when set, makes this test binary hammer the limiter and exit instead of running

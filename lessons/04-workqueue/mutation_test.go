@@ -15,10 +15,10 @@ import (
 // never said) for every other reader.
 //
 // client-go has a detector of its own (tools/cache/mutation_detector.go): it keeps a deep copy
-// of every object the informer caches and compares the two every second. It is switched on by
-// the environment variable KUBE_CACHE_MUTATION_DETECTOR=true, which client-go reads once, when
-// the program starts (in an init function), so a suite cannot switch it on for itself; and on a
-// mutation it panics, which ends the whole test run. This detector does the same comparison
+// of each object the informer caches, for 2 to 4 minutes, and compares the two every second.
+// It is switched on by the environment variable KUBE_CACHE_MUTATION_DETECTOR=true, which
+// client-go reads once, when the program starts (in an init function), so a suite cannot
+// switch it on for itself; and on a mutation it panics, which ends the whole test run. This detector does the same comparison
 // and fails the spec instead. It sees each object as the informer's FIFO takes it in, through
 // the factory's transform, before any handler or lister can hand it out.
 type cacheCopies struct {

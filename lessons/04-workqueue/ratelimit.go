@@ -40,7 +40,8 @@ func NewPerItemBackoff[T comparable](base, max time.Duration) *PerItemBackoff[T]
 func (b *PerItemBackoff[T]) When(item T) time.Duration {
 	// TODO(exercise 2): under b.mu, read the item's failure count and add one to it; the delay
 	// is Base doubled that many times, capped at Max. Mind overflow: after enough failures
-	// Base × 2^n no longer fits in a time.Duration (an int64 of nanoseconds).
+	// Base × 2^n no longer fits in a time.Duration (an int64 of nanoseconds), so decide against
+	// Max before the number can wrap around.
 	panic(errNotImplemented(2))
 }
 
@@ -61,7 +62,8 @@ func (b *PerItemBackoff[T]) Forget(item T) {
 // together. An item that keeps failing waits longer and longer; a storm of failures of many
 // items is held to 10 retries a second, which protects the API server.
 func ControllerRateLimiter[T comparable]() workqueue.TypedRateLimiter[T] {
-	// TODO(exercise 2): combine NewPerItemBackoff and a workqueue.TypedBucketRateLimiter
-	// around rate.NewLimiter(10, 100) with the workqueue's max-of rate limiter.
+	// TODO(exercise 2): the larger of two delays: your backoff, and one token bucket shared by
+	// all items. The workqueue package has a limiter that takes the larger of others, and an
+	// adapter that turns a golang.org/x/time/rate limiter into a workqueue one.
 	panic(errNotImplemented(2))
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // cluster is the workshop cluster the specs of exercise 4 check your controller against.
-// Exercises 1 to 3 need no cluster: they use a fake clock instead.
+// The specs of exercises 1 to 3 do not use it: they run in memory, on a fake clock where
+// timing matters.
 var cluster *harness.Cluster
 
 func TestLesson04(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 
 // apiRecorder stands between a controller's client and the API server. It records every
 // request for one ConfigMap (a GET, PUT or PATCH of .../configmaps/<name>, as opposed to the
-// informer's list and watch of the collection), and answers the first failures writes with
+// informer's list and watch of the collection), and answers its first `failures` writes with
 // 409 Conflict, which is what the server says to an update based on an old resourceVersion: a
 // transient error that a retry fixes.
 type apiRecorder struct {

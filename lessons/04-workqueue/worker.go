@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 )
 
-// Exercise 1: the worker loop, the heart of every client-go controller.
+// Exercise 1: the worker loop, the heart of a client-go controller.
 //
 // Event handlers only Add keys to the queue. Workers take them off one at a time and call
 // sync, the function that makes the cluster match what the key's object asks for. A worker
@@ -33,7 +33,8 @@ import (
 // as being processed, so Done must run even when sync panics.
 
 // MaxRetries is how many times a failing item is retried (after its first try) before the
-// worker gives up on it. An informer event or a resync will bring the item back later.
+// worker gives up on it. An informer event, or a resync if the informer has a resync period,
+// can bring the item back later.
 const MaxRetries = 5
 
 // ProcessNextItem takes the next item off queue, hands it to sync, and tells the queue how it
@@ -42,8 +43,10 @@ const MaxRetries = 5
 // the panic go on). It returns false only when the queue has shut down, which tells the worker
 // to stop.
 func ProcessNextItem[T comparable](ctx context.Context, queue workqueue.TypedRateLimitingInterface[T], sync func(context.Context, T) error) bool {
-	// TODO(exercise 1): Get the next item (false if the queue is shutting down); make sure Done
-	// is called when you return; call sync; then Forget, AddRateLimited or give up, as above.
+	// TODO(exercise 1): take the next item (none left and shutting down: return false). Make
+	// sure the queue hears that you are done with it on every way out of this function, a
+	// panic included, and only once sync is over. Then tell the queue how sync went: success,
+	// a failure worth another try, or one failure too many (see MaxRetries).
 	//
 	// The stub reports itself and says the queue is closed, rather than panicking: workers run
 	// in goroutines, where a panic would end the whole test run.

@@ -15,32 +15,32 @@ import (
 //	bytes --apiVersion, kind--> Scheme.New(gvk) --> fill the fields --> typed object
 //	typed object --Scheme.ObjectKinds--> set apiVersion, kind --> bytes
 //
-// Only kinds the Scheme knows can be decoded or encoded.
+// Decoding without a target object (Decode(data, nil, nil)), and encoding through a versioning
+// encoder, work only for kinds the Scheme knows.
 
 // Decode turns one YAML or JSON document into the typed object its apiVersion and kind name,
-// as kubectl does with a manifest: a *corev1.ConfigMap for "apiVersion: v1, kind: ConfigMap".
+// as a program that reads manifests into Go structs does: a *corev1.ConfigMap for
+// "apiVersion: v1, kind: ConfigMap". (kubectl apply reads them into Unstructured instead.)
 //
 // A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is
 // true; a document without a kind, one for which runtime.IsMissingKind is true.
 func Decode(s *runtime.Scheme, data []byte) (runtime.Object, error) {
-	// TODO(exercise 3): make a CodecFactory for s (package
-	// k8s.io/apimachinery/pkg/runtime/serializer) and decode data with its
-	// UniversalDeserializer: it recognizes JSON and YAML, and does no conversion.
+	// TODO(exercise 3): a codec factory built on s, and of its decoders the one that recognizes
+	// every format the factory knows and neither converts nor defaults. Pass its errors on as
+	// they are.
 	return nil, errNotImplemented(3)
 }
 
 // EncodeJSON writes obj as JSON with apiVersion and kind set, even when obj's own TypeMeta is
 // empty, as it is for objects a typed client returns. obj itself is left as it was: it may be
-// shared (an informer's cache hands the same object to everyone), so never write to it, not
-// even for a moment: another goroutine may be reading it at that moment.
+// shared (an informer's cache hands the same object to every reader), so never write to it,
+// not even for a moment: another goroutine may be reading it at that moment.
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {
-	// TODO(exercise 3): find obj's kind through the Scheme. From the CodecFactory's
-	// SupportedMediaTypes, pick the serializer for runtime.ContentTypeJSON
-	// (runtime.SerializerInfoForMediaType), wrap it with EncoderForVersion for the kind's
-	// group version, and runtime.Encode with that encoder. The wrapped encoder sets apiVersion
-	// and kind by writing them into the object it is given (and restoring them afterwards), so
-	// give it a copy of obj (obj.DeepCopyObject), never obj itself.
+	// TODO(exercise 3): find obj's kind through the Scheme. Pick the factory's JSON serializer,
+	// which writes the struct as it is, and wrap it in the encoder that asks the Scheme and
+	// targets the kind's group version. That encoder sets apiVersion and kind by writing them
+	// into the object it encodes (and puts the old ones back afterwards): what will you hand it?
 	return nil, errNotImplemented(3)
 }

@@ -22,35 +22,36 @@ import (
 // built-in group already added; the specs compare yours with it.
 //
 // Besides the two maps, a Scheme holds a defaulting function per Go type (AddTypeDefaultingFunc),
-// which Scheme.Default runs, and which the codecs run when they decode to a version. The API
-// server's Scheme holds one for Pods, which fills in restartPolicy, imagePullPolicy and the
-// rest when a request leaves them out. k8s.io/api registers none: client-go's scheme knows
-// every kind and defaults nothing.
+// which Scheme.Default runs, and which the codecs' defaulting decoders run on what they decode.
+// The API server's Scheme holds one for Pods, which fills in restartPolicy, imagePullPolicy and
+// the rest when a request leaves them out, and one for PodLists, which defaults each Pod in it.
+// k8s.io/api registers none: client-go's scheme knows every kind and defaults nothing.
 
 // NewCoreScheme returns a new Scheme that knows the kinds of core/v1, and nothing else, and
-// defaults Pods with defaultPod.
+// defaults Pods with defaultPod, whether a Pod comes alone or in a PodList.
 func NewCoreScheme() (*runtime.Scheme, error) {
-	// TODO(exercise 1): make an empty Scheme and add core/v1 to it with the AddToScheme
-	// function of package k8s.io/api/core/v1. Then register defaultPod as the defaulting
-	// function of *corev1.Pod (s.AddTypeDefaultingFunc: it hands the function an any).
+	// TODO(exercise 1): an empty Scheme, taught core/v1's kinds by core/v1's own package (and
+	// no other group's). Then give it defaulting functions. The Scheme picks one by the exact Go
+	// type of the object it defaults, and a PodList is not a Pod: which types need one, and
+	// what must the list's function do with each of its Pods?
 	return nil, errNotImplemented(1)
 }
 
 // defaultPod fills in three of the fields the API server fills in when a Pod leaves them out,
-// with the same values: restartPolicy, terminationGracePeriodSeconds and, in each container,
-// imagePullPolicy. A field that is set keeps its value.
+// with the same values: restartPolicy, terminationGracePeriodSeconds and, in each container and
+// init container, imagePullPolicy. A field that is set keeps its value, but for one: a negative
+// grace period, which the API server turns into 1 second.
 func defaultPod(pod *corev1.Pod) {
-	// TODO(exercise 1): restartPolicy Always; terminationGracePeriodSeconds
-	// corev1.DefaultTerminationGracePeriodSeconds (a pointer: nil is "not set"); imagePullPolicy
-	// Always when imageTag(image) is "latest", IfNotPresent otherwise. Only where a field is
-	// empty, and in the Pod's own containers, not in copies of them.
+	// TODO(exercise 1): the README lists the values. Decide, field by field, what "left out"
+	// means (a pointer field is nil when it is not set; 0 is a value), and make sure you
+	// change the Pod's own containers, not copies of them.
 }
 
 // KnownKinds lists, sorted, the kinds s knows in the group version gv: the keys of the first map,
 // for one group version. It is empty for a group version s has never heard of.
 func KnownKinds(s *runtime.Scheme, gv schema.GroupVersion) []string {
-	// TODO(exercise 1): s.KnownTypes(gv) maps kind names to Go types; collect the names and
-	// sort them (package slices).
+	// TODO(exercise 1): the Scheme can hand you the first map for one group version. Collect
+	// its kind names, in an order that is the same on every run.
 	panic(errNotImplemented(1))
 }
 
@@ -59,8 +60,9 @@ func KnownKinds(s *runtime.Scheme, gv schema.GroupVersion) []string {
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func KindOf(s *runtime.Scheme, obj runtime.Object) (schema.GroupVersionKind, error) {
-	// TODO(exercise 1): s.ObjectKinds(obj) returns every GVK obj's type is registered under
-	// (usually one), whether it is "unversioned", and an error. Return the first GVK.
+	// TODO(exercise 1): ask the second map, by obj's Go type, not obj's own fields. A Go type can
+	// be registered under several kinds (usually it has one): return the first. Pass the
+	// Scheme's error on as it is.
 	return schema.GroupVersionKind{}, errNotImplemented(1)
 }
 
@@ -68,7 +70,7 @@ func KindOf(s *runtime.Scheme, obj runtime.Object) (schema.GroupVersionKind, err
 //
 // A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func NewObject(s *runtime.Scheme, gvk schema.GroupVersionKind) (runtime.Object, error) {
-	// TODO(exercise 1): ask the Scheme for a new object of that kind.
+	// TODO(exercise 1): ask the first map for a new object of that kind.
 	return nil, errNotImplemented(1)
 }
 

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 
@@ -59,24 +60,60 @@ var _ = Describe("Exercise 1: a Scheme with only core/v1, and its defaults", har
 		pod := unsetPod(ns)
 		local := pod.DeepCopy()
 		core.Default(local)
-		Expect(defaultsOf(local)).To(Equal(defaultsOf(defaultedByServer(ctx, pod))),
-			"Default should fill in what the API server fills in, in every container (a Pod with nothing set; Default on your Scheme calls defaultPod)")
+		expectDefaultedLikeServer(local, defaultedByServer(ctx, pod),
+			"a Pod that leaves every one of these fields out (Default on your Scheme should call defaultPod)")
 
 		untouched := pod.DeepCopy()
 		clientgoscheme.Scheme.Default(untouched)
 		Expect(untouched).To(Equal(pod), "client-go's scheme registers no defaulting function: only yours fills these in")
 	}, SpecTimeout(harness.Timeout))
 
-	It("keeps what a Pod sets, as the API server does: defaults fill only empty fields", func(ctx SpecContext) {
+	It("keeps what a Pod sets, as the API server does: these defaults fill only empty fields", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson05")
 		pod := unsetPod(ns)
 		pod.Spec.RestartPolicy = corev1.RestartPolicyNever
 		pod.Spec.TerminationGracePeriodSeconds = ptr.To[int64](0)
 		pod.Spec.Containers[0].ImagePullPolicy = corev1.PullNever
+		pod.Spec.InitContainers[0].ImagePullPolicy = corev1.PullNever
 		local := pod.DeepCopy()
 		core.Default(local)
-		Expect(defaultsOf(local)).To(Equal(defaultsOf(defaultedByServer(ctx, pod))),
-			"Default should keep the values a Pod sets (restartPolicy Never, a grace period of 0, imagePullPolicy Never) and fill in the rest")
+		expectDefaultedLikeServer(local, defaultedByServer(ctx, pod),
+			"a Pod that sets restartPolicy Never, a grace period of 0 and imagePullPolicy Never in its first container and first init container: a set field keeps its value")
+	}, SpecTimeout(harness.Timeout))
+
+	It("turns a negative grace period into 1 second, as the API server does", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson05")
+		pod := unsetPod(ns)
+		pod.Spec.TerminationGracePeriodSeconds = ptr.To[int64](-5)
+		local := pod.DeepCopy()
+		core.Default(local)
+		expectDefaultedLikeServer(local, defaultedByServer(ctx, pod),
+			"a Pod with a grace period of -5 s: the API server's Pod defaulting replaces a negative grace period (and only a negative one) with 1 s")
+	}, SpecTimeout(harness.Timeout))
+
+	It("defaults every Pod in a PodList, through Default and through a decoder that defaults", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson05")
+		unset, set := unsetPod(ns), unsetPod(ns)
+		set.Spec.RestartPolicy = corev1.RestartPolicyOnFailure
+		serverUnset := defaultedByServer(ctx, unset)
+		list := &corev1.PodList{Items: []corev1.Pod{*unset.DeepCopy(), *set.DeepCopy()}}
+		core.Default(list)
+		Expect(list.Items).To(HaveLen(2))
+		expectDefaultedLikeServer(&list.Items[0], serverUnset,
+			"the first Pod of a PodList given to Default: Default looks a function up by the Go type it is given, *corev1.PodList, and that function must default the list's own Pods, not copies")
+		expectDefaultedLikeServer(&list.Items[1], defaultedByServer(ctx, set),
+			"the second Pod of a PodList given to Default")
+
+		// A decoder for a version runs the Scheme's defaulting functions on what it decodes, the
+		// way the API server does with a request's body.
+		decoder := serializer.NewCodecFactory(core).UniversalDecoder(coreV1)
+		obj, err := runtime.Decode(decoder, []byte(podListYAML))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(obj).To(BeAssignableToTypeOf(&corev1.PodList{}))
+		decoded := obj.(*corev1.PodList)
+		Expect(decoded.Items).To(HaveLen(1))
+		expectDefaultedLikeServer(&decoded.Items[0], serverUnset,
+			"the Pod of a PodList manifest read through a decoder that defaults (UniversalDecoder): it defaults the list, by the list's own function")
 	}, SpecTimeout(harness.Timeout))
 
 	DescribeTable("finds the kind of a Go object by its type",
@@ -152,33 +189,76 @@ func kindOnTheWire(ctx SpecContext, path string) schema.GroupVersionKind {
 	return schema.FromAPIVersionAndKind(typeMeta.APIVersion, typeMeta.Kind)
 }
 
-// podDefaults are the fields of a Pod that defaultPod fills in.
-type podDefaults struct {
-	RestartPolicy                 corev1.RestartPolicy
-	TerminationGracePeriodSeconds *int64
-	ImagePullPolicies             []corev1.PullPolicy
+// expectDefaultedLikeServer checks, field by field, that a Pod defaulted by your Scheme has the
+// values the API server gave the same Pod.
+func expectDefaultedLikeServer(local, server *corev1.Pod, which string) {
+	GinkgoHelper()
+	Expect(local.Spec.RestartPolicy).To(Equal(server.Spec.RestartPolicy), "spec.restartPolicy of %s", which)
+	Expect(local.Spec.TerminationGracePeriodSeconds).To(Equal(server.Spec.TerminationGracePeriodSeconds),
+		"spec.terminationGracePeriodSeconds of %s (a pointer: nil is not set, 0 is a value)", which)
+	Expect(pullPolicies(local.Spec.Containers)).To(Equal(pullPolicies(server.Spec.Containers)),
+		"the imagePullPolicy of each container of %s (images %v)", which, images(server.Spec.Containers))
+	Expect(pullPolicies(local.Spec.InitContainers)).To(Equal(pullPolicies(server.Spec.InitContainers)),
+		"the imagePullPolicy of each init container of %s (images %v): init containers pull images too", which, images(server.Spec.InitContainers))
 }
 
-func defaultsOf(pod *corev1.Pod) podDefaults {
-	d := podDefaults{RestartPolicy: pod.Spec.RestartPolicy, TerminationGracePeriodSeconds: pod.Spec.TerminationGracePeriodSeconds}
-	for _, c := range pod.Spec.Containers {
-		d.ImagePullPolicies = append(d.ImagePullPolicies, c.ImagePullPolicy)
+func pullPolicies(containers []corev1.Container) []corev1.PullPolicy {
+	var policies []corev1.PullPolicy
+	for _, c := range containers {
+		policies = append(policies, c.ImagePullPolicy)
 	}
-	return d
+	return policies
+}
+
+func images(containers []corev1.Container) []string {
+	var names []string
+	for _, c := range containers {
+		names = append(names, c.Image)
+	}
+	return names
 }
 
 // unsetPod is a Pod that leaves the defaulted fields empty, with images whose tags the
-// imagePullPolicy default depends on: none (latest), 1.36, and none behind a registry's port.
+// imagePullPolicy default depends on: none (latest), 1.36, and none behind a registry's port;
+// and two init containers, whose tags are none and 1.36.
 func unsetPod(namespace string) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "defaults"},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{
-			{Name: "app", Image: "busybox"},
-			{Name: "pinned", Image: "busybox:1.36"},
-			{Name: "proxy", Image: "registry.local:5000/tools/proxy"},
-		}},
+		Spec: corev1.PodSpec{
+			InitContainers: []corev1.Container{
+				{Name: "fetch", Image: "busybox"},
+				{Name: "migrate", Image: "busybox:1.36"},
+			},
+			Containers: []corev1.Container{
+				{Name: "app", Image: "busybox"},
+				{Name: "pinned", Image: "busybox:1.36"},
+				{Name: "proxy", Image: "registry.local:5000/tools/proxy"},
+			},
+		},
 	}
 }
+
+// podListYAML is a PodList manifest holding one Pod like unsetPod's.
+const podListYAML = `
+apiVersion: v1
+kind: PodList
+items:
+- metadata:
+    name: defaults
+  spec:
+    initContainers:
+    - name: fetch
+      image: busybox
+    - name: migrate
+      image: busybox:1.36
+    containers:
+    - name: app
+      image: busybox
+    - name: pinned
+      image: busybox:1.36
+    - name: proxy
+      image: registry.local:5000/tools/proxy
+`
 
 // defaultedByServer sends pod to the API server in a dry run (nothing is stored) and returns
 // the Pod as the server would have stored it, defaults filled in. A new namespace gets its

@@ -42,8 +42,8 @@ type GadgetSpec struct {
 	Settings map[string]string `json:"settings,omitempty"`
 }
 
-// GadgetList is the kind the API server returns when you list Gadgets. Every kind has a list
-// kind named <Kind>List, and it must be registered too.
+// GadgetList is the kind the API server returns when you list Gadgets. A kind you can list has a
+// list kind, named <Kind>List by convention, and it must be registered too.
 //
 // +kubebuilder:object:root=true
 type GadgetList struct {

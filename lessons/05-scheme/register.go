@@ -8,9 +8,9 @@ import (
 // Exercise 2: register your own kind, Gadget (gadget_types.go), in two versions of its group,
 // with the functions that convert one version into the other.
 //
-// Every API package, built-in or custom, ends with the same few lines: its GroupVersion, a
-// SchemeBuilder that collects the functions adding its types, and AddToScheme, the one function
-// other code calls to teach a Scheme those types. k8s.io/api/core/v1 has them (register.go),
+// An API package, built-in or custom, ends by convention with the same few lines: its
+// GroupVersion, a SchemeBuilder that collects the functions adding its types, and AddToScheme,
+// the one function other code calls to teach a Scheme those types. k8s.io/api/core/v1 has them (register.go),
 // and so will every operator you write (kubebuilder puts them in groupversion_info.go).
 //
 // A kind can exist in several versions of its group. The Scheme then holds one Go type per
@@ -34,42 +34,42 @@ var (
 // addKnownTypes registers Gadget and GadgetList under GroupVersion, and GadgetV1alpha1 as the
 // kind Gadget under GroupVersionV1alpha1.
 func addKnownTypes(s *runtime.Scheme) error {
-	// TODO(exercise 2): register *Gadget and *GadgetList in GroupVersion (s.AddKnownTypes takes
-	// each kind's name from its Go type's name). Register *GadgetV1alpha1 as the kind Gadget in
-	// GroupVersionV1alpha1: its Go type's name is not the kind's, so give the kind in full
-	// (s.AddKnownTypeWithName). Then register in both group versions the kinds every group
-	// shares, ListOptions, CreateOptions, WatchEvent and the rest: metav1.AddToGroupVersion
-	// does that. Clients need them to turn options into query parameters for your group.
+	// TODO(exercise 2): fill both maps for both versions. The Scheme names a kind after its Go
+	// type unless you name the kind yourself, and the v1alpha1 Go type is not called Gadget.
+	// Each group version also needs the kinds every group shares (ListOptions, CreateOptions,
+	// WatchEvent...): clients turn options into query parameters for your group version with
+	// them. metav1 registers them for you, one group version at a time.
 	return errNotImplemented(2)
 }
 
 // addConversionFuncs registers the conversions between the two versions of a Gadget, one
 // function per direction: the Scheme looks them up by the pair of Go types.
 func addConversionFuncs(s *runtime.Scheme) error {
-	// TODO(exercise 2): s.AddConversionFunc((*GadgetV1alpha1)(nil), (*Gadget)(nil), fn) registers
-	// fn for one direction; fn gets the two objects as any (type-assert them) and a
-	// conversion.Scope it can ignore. Register both directions, calling the functions below.
+	// TODO(exercise 2): register one function per direction, named by the pair of Go types; each
+	// gets both objects as any and does its work with the functions below. A failed
+	// registration is an error to return.
 	return errNotImplemented(2)
 }
 
 // convertV1alpha1ToV1 fills out from in. Everything but the parts is the same in both versions:
 // v1alpha1's "spring,gear" is v1's ["spring", "gear"], and "" is no parts at all.
-// The Scheme sets apiVersion and kind on the result itself.
+// apiVersion and kind are not this function's job: Scheme.ConvertToVersion sets them on the
+// object it returns (Scheme.Convert does not: it fills out and nothing more).
 func convertV1alpha1ToV1(in *GadgetV1alpha1, out *Gadget) {
-	// TODO(exercise 2): copy the metadata and the spec across, splitting the parts.
+	// TODO(exercise 2): the metadata and the spec, from in to out, the parts as a list. No parts
+	// must stay no parts.
 }
 
 // convertV1ToV1alpha1 fills out from in: the way back, so that v1 -> v1alpha1 -> v1 loses nothing.
 func convertV1ToV1alpha1(in *Gadget, out *GadgetV1alpha1) {
-	// TODO(exercise 2): copy the metadata and the spec across, joining the parts with commas.
+	// TODO(exercise 2): the metadata and the spec, from in to out, the parts as one string.
 }
 
 // NewGadgetScheme returns a new Scheme that knows every built-in kind (client-go's scheme) and
 // Gadgets: what an operator's main.go builds before it starts a manager.
 func NewGadgetScheme() (*runtime.Scheme, error) {
-	// TODO(exercise 2): make a new, empty Scheme, then add client-go's kinds (the AddToScheme
-	// of package k8s.io/client-go/kubernetes/scheme) and your own (AddToScheme above). A
-	// runtime.SchemeBuilder made of both functions adds them in one call. Do not add yours to
-	// client-go's scheme.Scheme: it is shared by everything in the process.
+	// TODO(exercise 2): a Scheme of your own, filled with client-go's built-in kinds and with
+	// yours (AddToScheme above). Not client-go's scheme.Scheme itself: that one is shared by
+	// everything in the process.
 	return nil, errNotImplemented(2)
 }

@@ -1,5 +1,5 @@
-// Package managers is lesson 06: controller-runtime's Manager, and how it packages the
-// client-go machinery of lessons 02-04 (clients, informers, indexers, leader election) for a
+// Package managers is lesson 06: controller-runtime's Manager, and how it packages client-go's
+// machinery (the clients, informers and indexers of lessons 02-04, and leader election) for a
 // controller.
 //
 // You edit manager.go, reads.go, index.go, runnables.go and probes.go. This file needs no

@@ -10,13 +10,14 @@ import (
 
 // UsesConfigMapField names the field index of exercise 3: the names of the ConfigMaps a Pod
 // uses. It is not a field of the Pod: it is computed from the Pod by your index function, and
-// a List asks for it with client.MatchingFields{UsesConfigMapField: "settings"}.
+// a List asks for it by this name in a field selector, as if it were a field.
 const UsesConfigMapField = "usesConfigMap"
 
 // Exercise 3a: a field index on the manager's cache: for each Pod, the names of the
-// ConfigMaps it uses, through a volume (Volumes[].ConfigMap), through envFrom
-// (Containers[].EnvFrom[].ConfigMapRef) or through one variable
-// (Containers[].Env[].ValueFrom.ConfigMapKeyRef).
+// ConfigMaps it uses, through a volume (Volumes[].ConfigMap), or in any of its containers
+// through envFrom (Containers[].EnvFrom[].ConfigMapRef) or through one variable
+// (Containers[].Env[].ValueFrom.ConfigMapKeyRef). (A complete index would also look at init
+// containers and projected volumes; this lesson leaves them out to stay short.)
 //
 // This is the indexer of lesson 03 (cache.Indexers on a SharedIndexInformer), wrapped:
 // controller-runtime registers your function on the Pod informer, and its cache answers a
@@ -25,16 +26,18 @@ const UsesConfigMapField = "usesConfigMap"
 //
 // Register indexes before the manager starts, so no List finds them missing.
 func IndexPodsByConfigMap(ctx context.Context, mgr manager.Manager) error {
-	// TODO(exercise 3): mgr.GetFieldIndexer().IndexField(ctx, &corev1.Pod{}, UsesConfigMapField,
-	// func(obj client.Object) []string {...}) where the function returns the names of the
-	// ConfigMaps the Pod (obj.(*corev1.Pod)) uses.
+	// TODO(exercise 3): register, on Pods and under the name UsesConfigMapField, a function
+	// that returns the names of the ConfigMaps a Pod uses. It runs for every Pod the cache
+	// holds, most of which use no ConfigMap at all.
 	return errNotImplemented(3)
 }
 
 // Exercise 3b: the Pods of one namespace that use a ConfigMap, answered from the cache's index.
-// A controller that reacts to ConfigMap changes asks exactly this to find the Pods to act on.
+// A controller that reacts to ConfigMap changes asks this to find the Pods to act on. When the
+// reader cannot answer (no such index, a cache not started), say so: "no Pods" would be a
+// wrong answer that nobody notices.
 func PodsUsingConfigMap(ctx context.Context, reader client.Reader, namespace, configMap string) ([]corev1.Pod, error) {
-	// TODO(exercise 3): List into a corev1.PodList with client.InNamespace(namespace) and
-	// client.MatchingFields{UsesConfigMapField: configMap}; return its Items.
+	// TODO(exercise 3): ask reader for the Pods of namespace found under configMap in your
+	// index: one List, which the cache answers from the index.
 	return nil, errNotImplemented(3)
 }

@@ -11,28 +11,26 @@ const WatchedLabel = "lesson06.workshop.local/watched"
 
 // Exercise 1: a Manager for one namespace.
 //
-// manager.New builds everything a controller needs from one rest.Config: a Scheme, a
-// RESTMapper, a cache (informers, lesson 03), a client that reads from that cache and writes
-// to the API server, and the servers a Pod needs (metrics, health probes). Its defaults suit
-// one process in one Pod; here they would get in the way:
+// manager.New builds everything a controller needs from one rest.Config: a RESTMapper, a cache
+// (informers, lesson 03), a client that reads from that cache and writes to the API server,
+// and the servers a Pod needs (metrics, health probes), all typed through one Scheme. Its
+// defaults suit one process in one Pod; here they would get in the way:
 //
 //   - the default Scheme is client-go's global scheme.Scheme, shared by every package of the
-//     process: anything one package registers, all see. Give the manager a Scheme of its own.
-//   - the metrics server binds :8080 by default. Two learners (or two specs) on one machine
-//     would fight over that port. Switch it off ("0"), and the health probe server too.
+//     process: anything one package registers, all see. Give the manager a Scheme of its own
+//     that still knows every built-in kind a controller may read (Pods, Deployments, Leases).
+//   - the metrics server binds :8080 unless told otherwise. Two learners (or two specs) on one
+//     machine would fight over that port. Switch it off. (The health probe server is off
+//     already: it serves only when given an address, exercise 5.)
 //   - the cache lists and watches every namespace by default. Limit it to namespace.
 //   - it caches every ConfigMap. Limit ConfigMaps (and only ConfigMaps) to those labelled
 //     WatchedLabel=true; every other kind stays unfiltered within the namespace.
 //
 // The specs start your manager, then ask its client what it sees.
 func NewManager(cfg *rest.Config, namespace string) (manager.Manager, error) {
-	// TODO(exercise 1):
-	//  1. scheme := runtime.NewScheme(), then clientgoscheme.AddToScheme(scheme)
-	//     (clientgoscheme "k8s.io/client-go/kubernetes/scheme").
-	//  2. manager.New(cfg, manager.Options{...}) with Scheme, Metrics (metricsserver.Options
-	//     from sigs.k8s.io/controller-runtime/pkg/metrics/server), HealthProbeBindAddress, and
-	//     Cache: a cache.Options (sigs.k8s.io/controller-runtime/pkg/cache) whose
-	//     DefaultNamespaces holds namespace, and whose ByObject gives &corev1.ConfigMap{} a
-	//     Label selector (labels.SelectorFromSet from k8s.io/apimachinery/pkg/labels).
+	// TODO(exercise 1): build the manager with options that narrow each default above: a
+	// Scheme of your own that knows all of client-go's built-in kinds, no metrics server, a
+	// cache for namespace only, and a label selector for ConfigMaps alone that matches the
+	// label's value.
 	return nil, errNotImplemented(1)
 }

@@ -1,6 +1,8 @@
 package managers_test
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -8,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -27,6 +30,7 @@ var _ = Describe("Exercise 1: a Manager for one namespace", harness.Exercise(1),
 		other := cluster.Namespace(ctx, "lesson06")
 		createConfigMap(ctx, ns, "watched", "1", watched)
 		createConfigMap(ctx, ns, "unlabelled", "1", nil)
+		createConfigMap(ctx, ns, "not-watched", "1", map[string]string{managers.WatchedLabel: "false"})
 		createConfigMap(ctx, other, "watched-elsewhere", "1", watched)
 
 		mgr, err := managers.NewManager(cluster.Config, ns)
@@ -35,8 +39,10 @@ var _ = Describe("Exercise 1: a Manager for one namespace", harness.Exercise(1),
 
 		var list corev1.ConfigMapList
 		Expect(mgr.GetClient().List(ctx, &list)).To(Succeed())
+		Expect(keys(list.Items)).NotTo(ContainElement(ns+"/not-watched"),
+			"the cache holds the ConfigMap labelled %s=false: your selector tests that the label exists, not that its value is \"true\"", managers.WatchedLabel)
 		Expect(keys(list.Items)).To(ConsistOf(ns+"/watched"),
-			"the cache should hold only the ConfigMaps of namespace %s labelled %s=true: limit the cache with DefaultNamespaces, and ConfigMaps with a ByObject label selector", ns, managers.WatchedLabel)
+			"the cache should hold only the ConfigMaps of namespace %s labelled %s=true: limit the cache to the namespace, and ConfigMaps (only them) with a label selector", ns, managers.WatchedLabel)
 
 		err = mgr.GetClient().Get(ctx, client.ObjectKey{Namespace: ns, Name: "unlabelled"}, &corev1.ConfigMap{})
 		Expect(apierrors.IsNotFound(err)).To(BeTrue(),
@@ -62,16 +68,18 @@ var _ = Describe("Exercise 1: a Manager for one namespace", harness.Exercise(1),
 		var list corev1.SecretList
 		Expect(mgr.GetClient().List(ctx, &list)).To(Succeed())
 		Expect(keys(list.Items)).To(ConsistOf(ns+"/plain"),
-			"the cache should hold the unlabelled Secret of namespace %s and no Secret of another namespace: put the label selector on ConfigMaps only (ByObject), not on every kind (DefaultLabelSelector)", ns)
+			"the cache should hold the unlabelled Secret of namespace %s and no Secret of another namespace: put the label selector on ConfigMaps only (ByObject), not on every kind (DefaultLabelSelector, or a LabelSelector in the namespace's cache.Config)", ns)
 	}, SpecTimeout(harness.Timeout))
 
-	It("has a Scheme of its own that knows the built-in kinds", func() {
+	It("has a Scheme of its own that knows every built-in kind", func() {
 		mgr, err := managers.NewManager(cluster.Config, "default")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(mgr.GetScheme()).NotTo(BeIdenticalTo(clientgoscheme.Scheme),
-			"the manager uses client-go's global scheme.Scheme: build a new one with runtime.NewScheme and clientgoscheme.AddToScheme")
-		Expect(mgr.GetScheme().Recognizes(corev1.SchemeGroupVersion.WithKind("ConfigMap"))).To(BeTrue(),
-			"the manager's Scheme does not know ConfigMaps: add client-go's types with clientgoscheme.AddToScheme")
+			"the manager uses client-go's global scheme.Scheme, which every package of the process shares: give it a new Scheme of its own")
+		builtIn := runtime.NewScheme()
+		Expect(clientgoscheme.AddToScheme(builtIn)).To(Succeed())
+		Expect(unknownKinds(mgr.GetScheme(), builtIn)).To(BeEmpty(),
+			"the manager's Scheme does not know these built-in kinds (of the %d client-go registers), so its client could not read or write them: add all of client-go's types, not one group", len(builtIn.AllKnownTypes()))
 	})
 
 	It("runs beside another manager in the same process: no fixed ports", func(ctx SpecContext) {
@@ -88,10 +96,27 @@ var _ = Describe("Exercise 1: a Manager for one namespace", harness.Exercise(1),
 		// watch both for a moment before judging.
 		Consistently(func() bool { return harness.Running(first) && harness.Running(second) }).
 			WithContext(ctx).WithTimeout(time.Second).Should(BeTrue(),
-			"one of two managers from NewManager stopped by itself: does each bind a fixed port? The metrics server binds :8080 unless told otherwise: switch it off (\"0\"), and the health probe server too")
+			"one of two managers from NewManager stopped by itself: does each bind a fixed port? The metrics server binds :8080 unless its BindAddress says otherwise: switch it off (\"0\")")
 		for _, stop := range []func() error{stopFirst, stopSecond} {
 			Expect(stop()).To(Succeed(),
-				"two managers from NewManager could not run side by side: does each bind a fixed port? The metrics server binds :8080 unless told otherwise: switch it off (\"0\"), and the health probe server too")
+				"two managers from NewManager could not run side by side: does each bind a fixed port? The metrics server binds :8080 unless its BindAddress says otherwise: switch it off (\"0\")")
 		}
 	}, SpecTimeout(harness.Timeout))
 })
+
+// unknownKinds returns the API kinds (group/version, Kind=...) of k8s.io/api that reference
+// knows and scheme does not, the first few of them, sorted. Lists, options and internal
+// versions are left out: they come with their kinds.
+func unknownKinds(scheme, reference *runtime.Scheme) []string {
+	var missing []string
+	for gvk, t := range reference.AllKnownTypes() {
+		if !strings.HasPrefix(t.PkgPath(), "k8s.io/api/") || strings.HasSuffix(gvk.Kind, "List") {
+			continue
+		}
+		if !scheme.Recognizes(gvk) {
+			missing = append(missing, gvk.String())
+		}
+	}
+	slices.Sort(missing)
+	return missing[:min(len(missing), 5)]
+}

@@ -2,10 +2,12 @@ package managers_test
 
 import (
 	"context"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -47,6 +49,11 @@ var _ = Describe("Exercise 2: the cached client and the API reader", harness.Exe
 		}
 		Expect(paths(requests)).To(BeEmpty(),
 			"three reads through the cache should send no request: read with mgr.GetClient(), not the API reader or a client of your own")
+
+		missing, err := managers.ReadCached(ctx, mgr, client.ObjectKey{Namespace: ns, Name: "missing"})
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(),
+			"ReadCached of a ConfigMap that does not exist should return the cache's NotFound error, got %v and %v: pass the error on, do not turn it into an empty ConfigMap", missing, err)
+		Expect(paths(requests)).To(BeEmpty(), "the cache knows what it does not hold: no request for a missing ConfigMap either")
 	}, SpecTimeout(harness.Timeout))
 
 	It("ReadFresh sees a change the cache has not seen yet, with exactly one GET", func(ctx SpecContext) {
@@ -114,6 +121,39 @@ var _ = Describe("Exercise 2: the cached client and the API reader", harness.Exe
 		Expect(got.cm.UID).To(Equal(stored.UID), "CreateAndRead should return the ConfigMap it created")
 		Expect(paths(requests)).To(Equal([]string{"/api/v1/namespaces/" + ns + "/configmaps"}),
 			"CreateAndRead should send one request, the create (a POST to the collection), and read back from the cache")
+	}, SpecTimeout(harness.Timeout))
+})
+
+var _ = Describe("Exercise 2: the cached client and the API reader", harness.Exercise(2), func() {
+	It("CreateAndRead stops waiting when the cache answers with an error other than NotFound", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson06")
+		elsewhere := cluster.Namespace(ctx, "lesson06") // a namespace the manager's cache does not cover
+		mgr, err := manager.New(cluster.Config, harness.ManagerOptions(ns))
+		Expect(err).NotTo(HaveOccurred())
+		harness.StartManager(ctx, mgr)
+
+		type result struct {
+			cm  *corev1.ConfigMap
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			defer GinkgoRecover()
+			cm, err := managers.CreateAndRead(ctx, mgr, &corev1.ConfigMap{
+				ObjectMeta: metav1.ObjectMeta{Namespace: elsewhere, Name: "outside"},
+				Data:       map[string]string{"value": "1"},
+			})
+			done <- result{cm, err}
+		}()
+
+		var got result
+		Eventually(done).WithContext(ctx).WithTimeout(5*time.Second).Should(Receive(&got),
+			"CreateAndRead is still waiting for a ConfigMap in %s, a namespace its cache does not cover, where it can never show up: the cache answers with an error that is not NotFound, and waiting will not change it; stop and return that error", elsewhere)
+		_, err = cluster.Clientset.CoreV1().ConfigMaps(elsewhere).Get(ctx, "outside", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred(), "CreateAndRead should create the ConfigMap %s/outside (the API server accepts it; only the cache does not cover that namespace)", elsewhere)
+		Expect(got.err).To(HaveOccurred(),
+			"CreateAndRead returned %v with no error, though its cache cannot hold a ConfigMap of namespace %s: return the cache's error", got.cm, elsewhere)
+		Expect(apierrors.IsNotFound(got.err)).To(BeFalse(), "the cache's answer here is not NotFound, got %v", got.err)
 	}, SpecTimeout(harness.Timeout))
 })
 

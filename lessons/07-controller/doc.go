@@ -5,8 +5,8 @@
 //
 // gets a copy of its data, under the same name, in team-a and team-b.
 //
-// You edit reconciler.go, watches.go, mapping.go, external.go and result.go. This file and
-// mirror.go need no edits.
+// You edit reconciler.go, watches.go, mapping.go, external.go and result.go. This file,
+// mirror.go and controller.go (the exercises assembled into one controller) need no edits.
 package mirror
 
 import "fmt"

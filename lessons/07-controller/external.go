@@ -21,7 +21,7 @@ type Ping struct {
 // WatchPings makes c reconcile the ConfigMap each Ping names. A Ping without a namespace or a
 // name is dropped by a predicate: there is no object to reconcile.
 func WatchPings(c controller.Controller, pings <-chan event.TypedGenericEvent[Ping]) error {
-	// TODO(exercise 4): c.Watch(source.Channel(pings, handler, source.WithPredicates(...))),
-	// with a typed map function from a Ping to its request.
+	// TODO(exercise 4): make c watch the channel: each Ping becomes the request for the
+	// ConfigMap it names, and incomplete pings are dropped before they reach the queue.
 	return errNotImplemented(4)
 }

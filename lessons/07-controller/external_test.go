@@ -40,7 +40,7 @@ var _ = Describe("Exercise 4: external triggers with source.Channel", harness.Ex
 		send(ctx, pings, mirror.Ping{Namespace: ns, Name: "marker"})
 		Eventually(rec.Keys).WithContext(ctx).Should(ContainElement(ns+"/marker"), "the last ping, for %s/marker, was never reconciled", ns)
 		Expect(rec.Keys()).To(ConsistOf(ns+"/a", ns+"/b", ns+"/marker"),
-			"each complete ping should enqueue the request for its Namespace and Name; a ping without either names no object: drop it with a predicate (source.WithPredicates)")
+			"each complete ping should enqueue the request for its Namespace and Name; a ping without a namespace, or without a name, names no object: drop it with a predicate (source.WithPredicates) that wants both")
 	}, SpecTimeout(harness.Timeout))
 
 	It("goes through the queue: pings for a key being reconciled make one more reconcile, not many", func(ctx SpecContext) {

@@ -1,8 +1,14 @@
 package mirror_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -116,4 +122,70 @@ func liveConfigMapReads(log *harness.RequestLog) []string {
 		}
 	}
 	return reads
+}
+
+// reviewedBy is an annotation another tool puts on a mirror: not the mirror's business.
+const reviewedBy = "example.com/reviewed-by"
+
+// gcTimeout is how long a spec waits for the garbage collector, which works for the whole
+// cluster (and for every spec running at the same time).
+const gcTimeout = time.Minute
+
+// invalidNamespaceReason is the reason of the event the garbage collector records on a
+// dependent whose namespaced owner is in another namespace (reportInvalidNamespaceOwnerRef in
+// Kubernetes' pkg/controller/garbagecollector/graph_builder.go).
+const invalidNamespaceReason = "OwnerRefInvalidNamespace"
+
+// configMapPath is the API path of the ConfigMap name in namespace; with no name, of the
+// namespace's ConfigMaps (where a create is sent).
+func configMapPath(namespace, name string) string {
+	path := "/api/v1/namespaces/" + namespace + "/configmaps"
+	if name != "" {
+		path += "/" + name
+	}
+	return path
+}
+
+// errInjected is the cause of the failures failing injects.
+var errInjected = errors.New("injected by the spec: etcd did not answer in time")
+
+// failing returns a copy of cfg on which each request that fails says (method and URL path) is
+// answered 500 Internal Server Error without reaching the API server, as an overloaded one
+// would answer. client-go does not retry it (no Retry-After header).
+func failing(cfg *rest.Config, fails func(method, path string) bool) *rest.Config {
+	failed := rest.CopyConfig(cfg)
+	failed.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if !fails(r.Method, r.URL.Path) {
+				return rt.RoundTrip(r)
+			}
+			status := apierrors.NewInternalError(errInjected).Status()
+			status.Kind, status.APIVersion = "Status", "v1"
+			body, err := json.Marshal(&status)
+			if err != nil {
+				return nil, err
+			}
+			return &http.Response{
+				StatusCode: http.StatusInternalServerError,
+				Header:     http.Header{"Content-Type": []string{"application/json"}},
+				Body:       io.NopCloser(bytes.NewReader(body)),
+				Request:    r,
+			}, nil
+		})
+	})
+	return failed
+}
+
+// eventReasons returns a function for Eventually: the reasons of the events recorded about the
+// object of that name in namespace, read from the API server.
+func eventReasons(ctx context.Context, namespace, name string) func() []string {
+	return func() []string {
+		events, err := cluster.Clientset.CoreV1().Events(namespace).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + name})
+		Expect(err).NotTo(HaveOccurred())
+		var reasons []string
+		for _, e := range events.Items {
+			reasons = append(reasons, e.Reason)
+		}
+		return reasons
+	}
 }

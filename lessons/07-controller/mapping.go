@@ -16,12 +16,14 @@ import (
 //
 // A source ConfigMap that names a namespace which does not exist yet gets no mirror there
 // (exercise 1 skips it). When that namespace appears, nothing happens to the ConfigMap, so no
-// ConfigMap event will ever reconcile it. The controller must also watch Namespaces and map a
-// new namespace to the ConfigMaps that want to be mirrored into it.
+// ConfigMap event reconciles it: the mirror would wait for the next change to the source's data
+// or targets, or a restart of the controller. The controller must also watch Namespaces and map
+// a new namespace to the ConfigMaps that want to be mirrored into it.
 //
-// The map function runs in the informer's event handler, for every namespace created in the
-// cluster: it must be fast and must not call the API server. It asks the manager's cache, and
-// a field index on the cache turns "which ConfigMaps list this namespace?" into a lookup.
+// The map function runs in the informer's event delivery, for every namespace created in the
+// cluster, and the next Namespace events of this watch wait for it: it should be quick, and
+// should not call the API server. It asks the manager's cache, and a field index on the cache
+// turns "which ConfigMaps list this namespace?" into a lookup.
 
 // TargetIndex is the name of the cache index from each target namespace to the ConfigMaps
 // that list it in their MirrorToAnnotation.
@@ -30,7 +32,8 @@ const TargetIndex = "lesson07.mirror-targets"
 // IndexTargets is TargetIndex's index function: the keys under which the cache files a
 // ConfigMap, one per namespace it wants to be mirrored into.
 func IndexTargets(obj client.Object) []string {
-	// TODO(exercise 3): the ConfigMap's Targets.
+	// TODO(exercise 3): the namespaces the ConfigMap wants mirrors in, read as the reconciler
+	// reads them. An object that is not a ConfigMap has none.
 	return nil
 }
 
@@ -49,7 +52,7 @@ func MirrorsInto(reader client.Reader) handler.TypedMapFunc[*corev1.Namespace, r
 // Namespaces: each namespace *created* enqueues MirrorsInto(the manager's client). Updates and
 // deletions of namespaces are dropped by a predicate: they create no mirror.
 func WatchNamespaces(ctx context.Context, mgr manager.Manager, c controller.Controller) error {
-	// TODO(exercise 3): mgr.GetFieldIndexer().IndexField(...), then c.Watch(source.Kind(...))
-	// on *corev1.Namespace with handler.TypedEnqueueRequestsFromMapFunc and a predicate.
+	// TODO(exercise 3): register TargetIndex with the manager's cache, then make c watch
+	// Namespaces: each creation goes through MirrorsInto, every other event is dropped.
 	return errNotImplemented(3)
 }

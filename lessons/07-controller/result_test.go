@@ -28,7 +28,7 @@ var _ = Describe("Exercise 5: Result, errors and workers", harness.Exercise(5), 
 		It("returns no error and a zero Result when the work succeeded", func() {
 			result, err := mirror.Classify(nil)
 			Expect(err).NotTo(HaveOccurred(), "the work succeeded: return no error")
-			Expect(result).To(Equal(reconcile.Result{}), "the work succeeded: nothing to come back for")
+			Expect(result).To(Equal(reconcile.Result{}), "the work succeeded: return a zero Result; a RequeueAfter here would reconcile the ConfigMap again and again, though its watch already brings every change to it")
 		})
 
 		It("turns a wait into RequeueAfter, without an error", func() {
@@ -41,7 +41,7 @@ var _ = Describe("Exercise 5: Result, errors and workers", harness.Exercise(5), 
 		It("makes an invalid target a terminal error", func() {
 			invalid := fmt.Errorf("target %q: %w", "Team_A", mirror.ErrInvalidTarget)
 			result, err := mirror.Classify(invalid)
-			Expect(err).To(MatchError(reconcile.TerminalError(nil)), "retrying cannot fix an invalid target: wrap it with reconcile.TerminalError, so the controller does not retry")
+			Expect(err).To(MatchError(reconcile.TerminalError(nil)), "retrying cannot fix an invalid target: recognise it through any wrapping (errors.Is) and wrap it with reconcile.TerminalError, so the controller does not retry")
 			Expect(err).To(MatchError(mirror.ErrInvalidTarget), "keep the cause in the terminal error")
 			Expect(result).To(Equal(reconcile.Result{}))
 		})

@@ -24,9 +24,8 @@ const ControllerName = "configmap-mirror"
 // makes it watch ConfigMaps through WantsMirror: each event that passes enqueues a request
 // for the ConfigMap itself.
 func NewMirrorController(mgr manager.Manager, r reconcile.Reconciler) (controller.Controller, error) {
-	// TODO(exercise 2): controller.New, then c.Watch(source.Kind(...)) with the manager's
-	// cache, a *corev1.ConfigMap, a typed handler that enqueues the object itself, and
-	// WantsMirror().
+	// TODO(exercise 2): create the controller in mgr, then make it watch ConfigMaps from the
+	// manager's cache: each event that passes WantsMirror enqueues the ConfigMap itself.
 	return nil, errNotImplemented(2)
 }
 
@@ -36,8 +35,8 @@ func NewMirrorController(mgr manager.Manager, r reconcile.Reconciler) (controlle
 //     or the annotation's value changed. A change to labels or to other annotations does not
 //     change any mirror, so it is dropped.
 func WantsMirror() predicate.TypedPredicate[*corev1.ConfigMap] {
-	// TODO(exercise 2): return a predicate.TypedFuncs[*corev1.ConfigMap] with the four funcs.
-	// The stub lets nothing through.
+	// TODO(exercise 2): decide, for each kind of event, whether the mirrors have work (see
+	// above). The stub lets nothing through.
 	return predicate.TypedFuncs[*corev1.ConfigMap]{
 		CreateFunc:  func(event.TypedCreateEvent[*corev1.ConfigMap]) bool { return false },
 		DeleteFunc:  func(event.TypedDeleteEvent[*corev1.ConfigMap]) bool { return false },

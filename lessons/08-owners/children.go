@@ -15,7 +15,8 @@ import (
 // set the fields you own on what it read, and then Creates obj if it did not exist, Updates
 // it if mutate changed it (equality.Semantic.DeepEqual of before and after), or sends nothing.
 // Everything you want in the object goes *inside* mutate; fields you do not set keep what is
-// on the server, including the defaults the API server filled in.
+// on the server, including the defaults the API server filled in. If mutate returns an error,
+// CreateOrUpdate returns it and writes nothing.
 
 // ConvergePage makes the site's page ConfigMap (PageName(site), in the site's namespace)
 // exist, hold site.Spec.Page under PageKey, and be controlled by the site. It writes only
@@ -23,9 +24,9 @@ import (
 // keys), and reports what it did. A page controlled by someone else is not touched: the
 // *controllerutil.AlreadyOwnedError is returned.
 func ConvergePage(ctx context.Context, c client.Client, site *Website) (controllerutil.OperationResult, error) {
-	// TODO(exercise 2): controllerutil.CreateOrUpdate with a ConfigMap that has only its
-	// namespace and name set, and a mutate function that sets the page and the controller
-	// reference (c.Scheme() knows Websites).
+	// TODO(exercise 2): read, change what the site decides, write only if something differs
+	// (see above). Start from a ConfigMap that has only its namespace and name, and set your
+	// key of the data and the controller reference (Own, exercise 1) where they cannot be lost.
 	return controllerutil.OperationResultNone, errNotImplemented(2)
 }
 
@@ -35,8 +36,9 @@ func ConvergePage(ctx context.Context, c client.Client, site *Website) (controll
 // something differs and keeps what others (the Deployment controller, the API server's
 // defaults) put on the Deployment.
 func ConvergeDeployment(ctx context.Context, c client.Client, site *Website) (controllerutil.OperationResult, error) {
-	// TODO(exercise 2): the same with an appsv1.Deployment: in mutate, set the replicas, the
-	// selector, the pod template (SetPodTemplate) and the controller reference.
+	// TODO(exercise 2): the same with an appsv1.Deployment: the replicas, the selector, the
+	// pod template (SetPodTemplate) and the controller reference, and nothing the site does
+	// not decide.
 	return controllerutil.OperationResultNone, errNotImplemented(2)
 }
 
@@ -50,9 +52,10 @@ var _ reconcile.Reconciler = &WebsiteReconciler{}
 
 // Reconcile gets the Website named by req and converges its page and its Deployment. A
 // Website that no longer exists ends the reconcile quietly: its children are the garbage
-// collector's business. Any error is returned, so that the controller retries.
+// collector's business. Any other error (reading the site, converging a child) is returned,
+// so that the controller retries and the error shows.
 func (r *WebsiteReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	// TODO(exercise 2): Get the Website (NotFound: return quietly), then ConvergePage and
-	// ConvergeDeployment.
+	// TODO(exercise 2): get the Website, then converge both children. Decide which errors
+	// end the reconcile quietly and which go back to the controller.
 	return reconcile.Result{}, errNotImplemented(2)
 }

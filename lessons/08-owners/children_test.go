@@ -3,13 +3,18 @@ package owners_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,6 +24,10 @@ import (
 	owners "workshop.local/lessons/08-owners"
 	"workshop.local/lessons/internal/harness"
 )
+
+// restartedAt is the pod template annotation `kubectl rollout restart` sets to roll a
+// Deployment's pods (k8s.io/kubectl/pkg/polymorphichelpers/objectrestarter.go).
+const restartedAt = "kubectl.kubernetes.io/restartedAt"
 
 var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func() {
 	var (
@@ -51,7 +60,7 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 	expectControlledBySite := func(obj metav1.Object) {
 		GinkgoHelper()
 		ref := controllerOf(obj)
-		Expect(ref).NotTo(BeNil(), "%s has no controller reference: set it inside the mutate function (SetControllerReference)", obj.GetName())
+		Expect(ref).NotTo(BeNil(), "%s has no controller reference: set it inside the mutate function (Own, exercise 1)", obj.GetName())
 		Expect(ref.Kind).To(Equal("Website"))
 		Expect(ref.UID).To(Equal(site.UID), "%s should be controlled by the site", obj.GetName())
 	}
@@ -117,11 +126,14 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 		Expect(page.Data).To(HaveKeyWithValue("robots.txt", "User-agent: *"), "a key someone else added was lost: set your key, do not replace the whole Data map")
 	}, SpecTimeout(harness.Timeout))
 
-	It("puts back a Deployment edited by hand, with a single write", func(ctx SpecContext) {
+	It("puts back a Deployment edited by hand, with a single write, keeping what other tools added", func(ctx SpecContext) {
 		convergeDeployment(ctx)
 		change(ctx, owners.DeploymentKeyOf(site), &appsv1.Deployment{}, func(d *appsv1.Deployment) {
 			d.Spec.Replicas = ptr.To[int32](5)
 			d.Spec.Template.Spec.Containers[0].Image = "registry.invalid/hacked:1"
+			// What `kubectl rollout restart` writes, and a label from another tool.
+			d.Spec.Template.Annotations = map[string]string{restartedAt: "2026-01-01T00:00:00Z"}
+			d.Labels = map[string]string{"team": "web"}
 		})
 
 		writes.Reset()
@@ -139,6 +151,9 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 		get(ctx, owners.DeploymentKeyOf(site), &deploy)
 		Expect(deploy.Spec.Replicas).To(Equal(ptr.To(site.Spec.Replicas)), "the replicas should be the site's again")
 		Expect(deploy.Spec.Template.Spec.Containers).To(ConsistOf(HaveField("Image", owners.Image)), "the image should be the site's again")
+		Expect(deploy.Spec.Template.Annotations).To(HaveKey(restartedAt),
+			"the pod template lost the annotation `kubectl rollout restart` put there, so every restart is undone (and rolled out again): set the template's fields you own (SetPodTemplate), do not replace its metadata")
+		Expect(deploy.Labels).To(HaveKeyWithValue("team", "web"), "a label someone else put on the Deployment was lost: change the object CreateOrUpdate read, do not replace its metadata")
 	}, SpecTimeout(harness.Timeout))
 
 	It("reports a page that another Website controls, and leaves it alone", func(ctx SpecContext) {
@@ -162,6 +177,29 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 		Expect(controllerOf(&page).UID).To(Equal(other.UID), "the page must stay controlled by Website shop")
 	}, SpecTimeout(harness.Timeout))
 
+	It("Reconcile returns an error reading the site that is not NotFound", func(ctx SpecContext) {
+		denied := directClient(forbidWebsiteReads(writes.Watching(cluster.Config)))
+		r := &owners.WebsiteReconciler{Client: denied}
+		_, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(site)})
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(),
+			"reading the Website was refused (403 Forbidden, as with a missing RBAC rule): only NotFound means \"gone\"; return any other error so that the controller retries and it shows (client.IgnoreNotFound); Reconcile returned %v", err)
+		Expect(writes.Writes()).To(BeEmpty(), "the site could not be read: nothing should be written")
+	}, SpecTimeout(harness.Timeout))
+
+	It("Reconcile returns the error of a child it cannot converge", func(ctx SpecContext) {
+		other := newSite(ns, "shop", 1)
+		create(ctx, other)
+		taken := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: owners.PageName(site)}}
+		Expect(controllerutil.SetControllerReference(other, taken, newScheme())).To(Succeed())
+		create(ctx, taken)
+
+		r := &owners.WebsiteReconciler{Client: c}
+		_, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(site)})
+		var owned *controllerutil.AlreadyOwnedError
+		Expect(errors.As(err, &owned)).To(BeTrue(),
+			"the page is controlled by Website shop, so ConvergePage fails: Reconcile should return that error (the controller retries, and the error shows in its logs and metrics), not drop it; Reconcile returned %v", err)
+	}, SpecTimeout(harness.Timeout))
+
 	It("Reconcile converges both children, and ends quietly for a site that is gone", func(ctx SpecContext) {
 		r := &owners.WebsiteReconciler{Client: c}
 		result, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(site)})
@@ -177,3 +215,26 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 		Expect(writes.Writes()).To(BeEmpty(), "nothing to write for a Website that is gone: the garbage collector deletes its children")
 	}, SpecTimeout(harness.Timeout))
 })
+
+// forbidWebsiteReads returns a copy of cfg whose GETs of Websites are answered 403 Forbidden, as
+// the API server answers a controller whose RBAC role lacks "get websites". Everything else
+// goes through.
+func forbidWebsiteReads(cfg *rest.Config) *rest.Config {
+	denied := rest.CopyConfig(cfg)
+	denied.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if r.Method != http.MethodGet || !strings.Contains(r.URL.Path, "/websites") {
+				return rt.RoundTrip(r)
+			}
+			const status = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",` +
+				`"message":"websites.lesson08.workshop.local is forbidden (said by the spec)","reason":"Forbidden","code":403}`
+			return &http.Response{
+				Status: "403 Forbidden", StatusCode: http.StatusForbidden, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+				Header:  http.Header{"Content-Type": []string{"application/json"}},
+				Body:    io.NopCloser(strings.NewReader(status)),
+				Request: r,
+			}, nil
+		})
+	})
+	return denied
+}

@@ -26,8 +26,8 @@ const ControllerName = "website"
 //
 // mgr's Scheme must know Websites.
 func NewWebsiteController(mgr manager.Manager, r reconcile.Reconciler) (controller.Controller, error) {
-	// TODO(exercise 3): controller.New, then three c.Watch(source.Kind(mgr.GetCache(), ...)):
-	// one for *Website with a handler that enqueues the object, and one each for
-	// *corev1.ConfigMap and *appsv1.Deployment with handler.TypedEnqueueRequestForOwner.
+	// TODO(exercise 3): make the controller, then one watch per kind, all fed from the
+	// manager's cache: the Websites themselves, and each kind of child turned into a request
+	// for its controlling Website.
 	return nil, errNotImplemented(3)
 }

@@ -81,7 +81,7 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 			"only the site should be reconciled: a child's event should enqueue its owner (EnqueueRequestForOwner), not the child (EnqueueRequestForObject)")
 	}, SpecTimeout(harness.Timeout))
 
-	It("follows only controller references", func(ctx SpecContext) {
+	It("follows only controller references to Websites of this group", func(ctx SpecContext) {
 		rec := harness.RecordReconciles(nil)
 		start(ctx, rec)
 		controlled, referenced := newSite(ns, "blog", 0), newSite(ns, "shop", 0)
@@ -89,20 +89,31 @@ var _ = Describe("Exercise 3: owner watches", harness.Exercise(3), func() {
 		create(ctx, referenced)
 		// shop is only an owner of this ConfigMap, not its controller.
 		ownedConfigMap(ctx, referenced, "shop-notes", false)
+		// This one's controller is a Website named shop too, but of another API group: another
+		// kind, which no Website of lesson08.workshop.local has anything to do with.
+		create(ctx, &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "foreign-notes", OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: "lesson08.other.workshop.local/v1", Kind: "Website", Name: "shop",
+				UID: "77777777-7777-7777-7777-777777777777", Controller: ptr.To(true),
+			}}},
+			Data: map[string]string{"k": "v"},
+		})
 		for _, site := range []*owners.Website{controlled, referenced} {
 			key := client.ObjectKeyFromObject(site)
 			Eventually(func() int { return rec.CountFor(key) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeNumerically(">=", 1), "creating Website %s should reconcile it", site.Name)
 		}
 
-		// The ConfigMap informer delivers these two events in order, and the queue hands out
-		// requests first in, first out: once blog's reconcile for the second has started, a
-		// request for shop caused by the first would have started too.
+		// The ConfigMap informer delivers these events in order, and the queue hands out
+		// requests of equal priority (these are) first in, first out: once blog's reconcile for
+		// the last has started, a request for shop caused by one of the first two would have
+		// started too.
 		change(ctx, types.NamespacedName{Namespace: ns, Name: "shop-notes"}, &corev1.ConfigMap{}, func(cm *corev1.ConfigMap) { cm.Data["k"] = "changed" })
+		change(ctx, types.NamespacedName{Namespace: ns, Name: "foreign-notes"}, &corev1.ConfigMap{}, func(cm *corev1.ConfigMap) { cm.Data["k"] = "changed" })
 		ownedConfigMap(ctx, controlled, "blog-page", true)
 		Eventually(func() int { return rec.StartedFor(client.ObjectKeyFromObject(controlled)) }).WithContext(ctx).WithTimeout(reconcileWait).Should(BeNumerically(">=", 2),
 			"a ConfigMap controlled by blog was created, but blog was not reconciled")
 		Expect(rec.StartedFor(client.ObjectKeyFromObject(referenced))).To(Equal(1),
-			"shop was reconciled again for a ConfigMap it owns but does not control: pass handler.OnlyControllerOwner(), so that only the controller is enqueued")
+			"shop was reconciled again for a ConfigMap it does not control (a plain owner reference to it, or a controller reference to a Website of another API group): match the owner's group and kind, and only the controller reference (handler.OnlyControllerOwner())")
 	}, SpecTimeout(harness.Timeout))
 
 	It("restores a page edited or deleted by hand", func(ctx SpecContext) {

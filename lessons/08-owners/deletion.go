@@ -9,10 +9,12 @@ import (
 // Exercise 4: cascading deletion, done by the garbage collector.
 //
 // A DELETE request may say what should happen to the object's dependents (its
-// propagationPolicy). The API server itself only records the choice, as a finalizer on the
-// owner; the garbage collector in kube-controller-manager does the rest:
-//   - Background: the owner is deleted at once; the garbage collector then deletes the
-//     dependents whose owners are all gone (and their dependents, and so on).
+// propagationPolicy). The API server deletes no dependent itself: for Foreground and Orphan it
+// records the choice as a finalizer on the owner, and for Background it adds none. The garbage
+// collector in kube-controller-manager does the rest:
+//   - Background: the owner is deleted at once (unless other finalizers hold it); the garbage
+//     collector then deletes the dependents whose owners are all gone (and their dependents,
+//     and so on).
 //   - Foreground: the owner gets a deletionTimestamp and the "foregroundDeletion" finalizer,
 //     and stays, visible, until the garbage collector has deleted every dependent that blocks
 //     it (blockOwnerDeletion: true); then the finalizer goes, and the owner with it.
@@ -32,11 +34,12 @@ const (
 
 // DeleteWebsite deletes site with the propagation policy cascade names. It deletes only that
 // very Website: if the Website under that name is another one by now (deleted and created
-// again, so another uid), the API server refuses, with a Conflict. An unknown cascade is an
-// error, and nothing is sent.
+// again, so another uid), the API server refuses, with a Conflict. The same Website changed
+// since it was read (a label, a status) is still that Website, and is deleted. An unknown
+// cascade is an error, and nothing is sent.
 func DeleteWebsite(ctx context.Context, c client.Client, site *Website, cascade Cascade) error {
-	// TODO(exercise 4): map cascade to a metav1.DeletionPropagation, then c.Delete with
-	// client.PropagationPolicy and a uid precondition (client.Preconditions).
+	// TODO(exercise 4): turn cascade into a propagation policy (or an error), then delete with
+	// that policy and a precondition that names this very Website.
 	return errNotImplemented(4)
 }
 
@@ -61,7 +64,7 @@ const (
 
 // DeletionStateOf reads site's deletion state from its deletionTimestamp and finalizers.
 func DeletionStateOf(site *Website) DeletionState {
-	// TODO(exercise 4): look at site.DeletionTimestamp, then at site.Finalizers for
-	// metav1.FinalizerDeleteDependents and metav1.FinalizerOrphanDependents.
+	// TODO(exercise 4): is it being deleted at all? Then, which of the garbage collector's two
+	// finalizers does it carry?
 	return DeletionState(errNotImplemented(4).Error())
 }

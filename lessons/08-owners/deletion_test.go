@@ -77,6 +77,18 @@ var _ = Describe("Exercise 4: cascading deletion", harness.Exercise(4), func() {
 			Expect(now.UID).To(Equal(successor.UID))
 		}, SpecTimeout(harness.Timeout))
 
+		It("deletes the Website it was given even if it changed since it was read", func(ctx SpecContext) {
+			read := site.DeepCopy() // what the caller read; then someone labels the site
+			change(ctx, client.ObjectKeyFromObject(site), &owners.Website{}, func(w *owners.Website) {
+				w.Labels = map[string]string{"team": "web"}
+			})
+
+			err := owners.DeleteWebsite(ctx, c, read, owners.CascadeBackground)
+			Expect(err).NotTo(HaveOccurred(),
+				"the site has a new resourceVersion (someone added a label) but it is the same Website, same uid: the delete should go through. A resourceVersion precondition refuses any change at all; the uid names the object")
+			Eventually(gone(ctx, client.ObjectKeyFromObject(site), &owners.Website{})).WithContext(ctx).Should(BeTrue())
+		}, SpecTimeout(harness.Timeout))
+
 		It("background: removes the site at once, and its children after", func(ctx SpecContext) {
 			page, deploy := makeChildren(ctx, site)
 			waitForPods(ctx, site)

@@ -97,7 +97,8 @@ func newManager(namespace string) manager.Manager {
 	return mgr
 }
 
-// newSite returns a Website as a client's Get returns it: no apiVersion and kind.
+// newSite returns a Website as a direct client's Get returns it: no apiVersion and kind (the
+// manager's cached client would set them; the specs make sure your code does not need them).
 func newSite(namespace, name string, replicas int32) *owners.Website {
 	return &owners.Website{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},

@@ -5,7 +5,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// Exercise 1: a controller reference from a child to its Website.
+// Exercise 1: a controller reference from a child to its Website, built by hand.
 //
 // An owner reference, in a child's metadata.ownerReferences, names its owner by apiVersion,
 // kind, name and uid (never by namespace: a namespaced owner is looked up in the child's own
@@ -16,18 +16,31 @@ import (
 //   - blockOwnerDeletion: true makes a foreground deletion of the owner wait for this child
 //     (exercise 4).
 //
-// The garbage collector reads these references: when every owner of a child is gone, it
-// deletes the child.
-
-// Own makes site the controller of child: it adds (or refreshes) one owner reference to site
-// with the site's apiVersion and kind as scheme knows them, its name and uid, controller: true
-// and blockOwnerDeletion: true. The child's other owner references stay.
+// The garbage collector reads these references: it looks an owner up by name and compares its
+// uid, and when no owner of a child exists any more, it deletes the child. So the uid is what
+// says "this very Website": one deleted and created again under the same name is another owner.
 //
-// A child that already has a controller other than site is not taken over: Own returns a
-// *controllerutil.AlreadyOwnedError naming the current controller, and leaves child unchanged.
-// Owning a child twice leaves one reference.
+// controllerutil.SetControllerReference writes such a reference, but it decides "is this the
+// same owner?" by group, kind and name, not by uid. Own decides by uid, as Kubernetes' own
+// controllers do when they adopt children, so you write it yourself.
+
+// Own makes site the controller of child, deciding by uid what to do with the references the
+// child already has:
+//   - a controller reference with another uid (another Website, a ReplicaSet, or an older
+//     Website of the same name) is someone else's child: Own returns a
+//     *controllerutil.AlreadyOwnedError naming that reference, and leaves child unchanged;
+//   - a reference with the site's uid is the site's own, perhaps stale (another apiVersion, a
+//     flag missing, or a plain reference): Own replaces it, so one reference to the site stays;
+//   - every other reference stays as it is;
+//   - otherwise Own adds one reference to the site.
+//
+// The reference Own writes has the site's apiVersion and kind as scheme knows them (scheme's
+// error if it does not know Websites), its name and uid, controller: true and
+// blockOwnerDeletion: true. A site without a uid is refused with an error wrapping ErrNoUID.
+// Any error leaves child unchanged.
 func Own(scheme *runtime.Scheme, site *Website, child client.Object) error {
-	// TODO(exercise 1): set a controller reference from child to site. controllerutil has a
-	// function for exactly this; the scheme gives the site's apiVersion and kind.
+	// TODO(exercise 1): build the reference from what the scheme says a *Website is, then
+	// decide, from the uids of the child's current references, whether to refuse, replace or
+	// add. Check everything before you change the child.
 	return errNotImplemented(1)
 }

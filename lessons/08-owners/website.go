@@ -15,8 +15,10 @@ import (
 const (
 	// PageKey is the key of the page in the page ConfigMap's data.
 	PageKey = "index.html"
-	// Image is the container image of the site's pods. The workshop cluster's node never pulls
-	// an image (it runs pods without containers), so it does not have to exist.
+	// Image is the container image of the site's pods. It does not exist, and the lesson does not
+	// need it to: the specs only need the pods to exist. The local cluster's hollow node runs pods
+	// without containers and never pulls an image; on kind the kubelet tries to pull it, fails,
+	// and the pods wait in ImagePullBackOff.
 	Image = "registry.invalid/web:1"
 	// ContainerName is the name of the container that serves the page.
 	ContainerName = "web"
@@ -50,7 +52,8 @@ func SelectorLabels(site *Website) map[string]string {
 // web container's image and page mount, the page volume, and no grace period. It changes
 // nothing else, so that the fields the API server filled in with defaults when the Deployment
 // was created (terminationMessagePath, imagePullPolicy, the volume's defaultMode, ...) stay as
-// they are: called on a template that is already right, it leaves it exactly equal.
+// they are: called on a template that is already right, it leaves it equal to what it was (as
+// equality.Semantic.DeepEqual, and so CreateOrUpdate, compares).
 func SetPodTemplate(template *corev1.PodTemplateSpec, site *Website) {
 	if template.Labels == nil {
 		template.Labels = map[string]string{}
@@ -98,6 +101,11 @@ func volume(spec *corev1.PodSpec, name string) *corev1.Volume {
 	spec.Volumes = append(spec.Volumes, corev1.Volume{Name: name})
 	return &spec.Volumes[len(spec.Volumes)-1]
 }
+
+// ErrNoUID is what Own (exercise 1) returns for a site without a uid: a Website built in Go and
+// never created, or read without its metadata. An owner reference names its owner by uid, and
+// the API server refuses one whose uid is empty (ValidateOwnerReferences).
+var ErrNoUID = errors.New("the site has no uid: create it, or read it from the API server, before it owns anything")
 
 // The two reasons CheckOwner (exercise 5) gives for refusing an owner reference.
 var (

@@ -18,7 +18,7 @@ import (
 
 // ControllerName names the Website controller in logs and metrics. It is the name the Builder
 // would derive from the kind anyway (lower-cased "Website"); naming it keeps the logs and
-// metrics stable if For's type is ever renamed.
+// metrics stable if the controller ever reconciles another kind.
 const ControllerName = "website"
 
 // Workers is how many Websites the controller reconciles at once.
@@ -33,9 +33,8 @@ const Workers = 2
 //     SitesInNamespace(mgr.GetClient()).
 func NewWebsiteController(mgr manager.Manager, r reconcile.Reconciler,
 	retry workqueue.TypedRateLimiter[reconcile.Request], parent predicate.Predicate) (controller.Controller, error) {
-	// TODO(exercise 1): ctrl.NewControllerManagedBy(mgr), then Named, For (with
-	// builder.WithPredicates(parent)), Owns twice, Watches (a handler from SitesInNamespace, and
-	// builder.WithPredicates with a predicate made from IsSettings), WithOptions, and Build(r).
-	// Compare with handbuilt.go: every watch there is one call here.
+	// TODO(exercise 1): one Builder chain that makes what handbuilt.go makes: every watch there
+	// is one call of the chain, each with the handler and the filter it has there, and the
+	// controller's options are one more call.
 	return nil, errNotImplemented(1)
 }

@@ -3,6 +3,8 @@ package sites_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -10,8 +12,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -25,7 +27,8 @@ const catchUp = 10 * time.Second
 var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 	It("reconciles the same Websites as the hand-built controller, for the same changes", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
-		mgr := newManager(cluster.Config, ns, nil)
+		requests := &harness.RequestLog{}
+		mgr := newManager(requests.Watching(cluster.Config), ns, nil)
 		// Both controllers run in one manager, so they see the same events; the parent's
 		// predicate drops updates that did not change a Website's spec.
 		handBuilt, built := harness.RecordReconciles(nil), harness.RecordReconciles(nil)
@@ -65,9 +68,15 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 		step("alpha's page edited (Owns; the parent's predicate must not filter the children's events)", func() {
 			change(ctx, page, false, func(cm *corev1.ConfigMap) { cm.Data["index.html"] = "edited by hand" })
 		}, a)
+		step("a ConfigMap that alpha controls and beta only owns (Owns enqueues the controller, not every owner)", func() {
+			createSharedConfigMap(ctx, "shared", alpha, beta)
+		}, a)
+		requests.Reset()
 		step("the settings ConfigMap created (Watches with a map function: every Website in the namespace)", func() {
 			createConfigMap(ctx, ns, sites.SettingsName, "footer", "<footer>workshop</footer>")
 		}, a, b)
+		Expect(liveLists(requests, websitesPath(ns))).To(BeEmpty(),
+			"the settings' map function listed Websites from the API server at each event: give SitesInNamespace the manager's client (its cache), not the API reader")
 		quietStep("an unrelated ConfigMap created, alpha's status written, beta labelled (the map needs a predicate; the parent's predicate drops the rest)", func() {
 			createConfigMap(ctx, ns, "notes", "k", "v")
 			change(ctx, alpha, true, func(s *sites.Website) { s.Status.ReadyReplicas = 7 })
@@ -85,7 +94,7 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 		Expect(built.Keys()).To(ConsistOf(handBuilt.Keys()), "over the whole script, your controller should reconcile the same Websites as the hand-built one")
 	}, SpecTimeout(harness.Timeout))
 
-	It("runs the Website reconciler: children made, readiness reported, a page deleted by hand put back", func(ctx SpecContext) {
+	It("runs the Website reconciler: children made, status reported, children changed by hand put back", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
 		mgr := newManager(cluster.Config, ns, nil)
 		_, err := sites.NewWebsiteController(mgr, &sites.WebsiteReconciler{Client: mgr.GetClient()}, harness.FastRateLimiter(), predicate.GenerationChangedPredicate{})
@@ -101,19 +110,22 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 			return page.Data["index.html"]
 		}
 		Eventually(pageHTML).WithContext(ctx).WithTimeout(settle).Should(Equal(site.Spec.Page+"<footer>v1</footer>"), "the Website's page should be made, with the settings' footer (For, and the reconciler)")
-		// The cluster's part first: its Deployment controller and node make the pod ready, in
-		// their own time. Then the controller's part: that status change must reach the site.
-		Eventually(func(g Gomega) int32 {
-			var deployment appsv1.Deployment
-			g.Expect(direct().Get(ctx, client.ObjectKeyFromObject(site), &deployment)).To(Succeed())
-			return deployment.Status.ReadyReplicas
-		}).WithContext(ctx).WithTimeout(60*time.Second).Should(Equal(int32(1)), "the cluster did not make alpha's web server ready: is the workshop cluster's node Ready (make cluster-status)?")
-		Eventually(func(g Gomega) sites.WebsiteStatus {
+		Eventually(func(g Gomega) int64 {
 			var got sites.Website
 			g.Expect(direct().Get(ctx, client.ObjectKeyFromObject(site), &got)).To(Succeed())
-			return got.Status
-		}).WithContext(ctx).WithTimeout(settle).Should(Equal(sites.WebsiteStatus{ObservedGeneration: 1, ReadyReplicas: 1}),
-			"the Website should report its Deployment's ready replica: the Deployment's status changes when its pod is ready, and Owns(&appsv1.Deployment{}) brings that change to the Website's reconcile")
+			return got.Status.ObservedGeneration
+		}).WithContext(ctx).WithTimeout(settle).Should(Equal(int64(1)), "the Website should report the generation its reconciler acted on (status.observedGeneration 1)")
+
+		// A child changed by hand is put back: its event reaches the Website that controls it.
+		deploymentKey := client.ObjectKeyFromObject(site)
+		change(ctx, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: deploymentKey.Name}}, false, func(d *appsv1.Deployment) {
+			d.Spec.Replicas = ptr.To(int32(3))
+		})
+		Eventually(func(g Gomega) int32 {
+			var deployment appsv1.Deployment
+			g.Expect(direct().Get(ctx, deploymentKey, &deployment)).To(Succeed())
+			return ptr.Deref(deployment.Spec.Replicas, 0)
+		}).WithContext(ctx).WithTimeout(settle).Should(Equal(site.Spec.Replicas), "a Deployment scaled by hand should be scaled back to the Website's replicas: Owns(&appsv1.Deployment{}) reconciles its Website")
 
 		var page corev1.ConfigMap
 		Expect(direct().Get(ctx, pageKey, &page)).To(Succeed())
@@ -130,19 +142,41 @@ var _ = Describe("Exercise 1: the Builder", harness.Exercise(1), func() {
 		Eventually(pageHTML).WithContext(ctx).WithTimeout(settle).Should(Equal(site.Spec.Page+"<footer>v2</footer>"), "new settings should reach every page: Watches the settings, mapped with SitesInNamespace")
 	}, SpecTimeout(harness.Timeout))
 
-	It("is named ControllerName and runs Workers workers", func(ctx SpecContext) {
+	It("is named ControllerName and reconciles up to Workers Websites at once, no more", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
-		logs := &logLines{}
-		mgr := newManager(cluster.Config, ns, func(o *manager.Options) { o.Logger = logs.logger() })
-		_, err := sites.NewWebsiteController(mgr, harness.RecordReconciles(nil), harness.FastRateLimiter(), predicate.Funcs{})
+		mgr := newManager(cluster.Config, ns, nil)
+		// Each reconcile waits until the spec releases it (or the manager stops), so the
+		// reconciles that run at once pile up: as many as the controller has workers.
+		release := make(chan struct{})
+		var releaseOnce sync.Once
+		releaseAll := func() { releaseOnce.Do(func() { close(release) }) }
+		rec := harness.RecordReconciles(reconcile.Func(func(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return reconcile.Result{}, nil
+		}))
+		_, err := sites.NewWebsiteController(mgr, rec, harness.FastRateLimiter(), predicate.Funcs{})
 		Expect(err).NotTo(HaveOccurred(), "NewWebsiteController failed")
+		succeeded := reconcileTotal(sites.ControllerName)
 		harness.StartManager(ctx, mgr)
-		// A controller logs "Starting workers" with its name and its worker count when it
-		// starts (pkg/internal/controller/controller.go).
-		Eventually(func() []map[string]any { return logs.withMessage("Starting workers") }).WithContext(ctx).WithTimeout(settle).Should(ContainElement(And(
-			HaveKeyWithValue("controller", sites.ControllerName),
-			HaveKeyWithValue("worker count", BeNumerically("==", sites.Workers)),
-		)), "the controller should log `Starting workers` as %q with a worker count of %d: Named(ControllerName), and WithOptions(controller.Options{MaxConcurrentReconciles: Workers, ...})", sites.ControllerName, sites.Workers)
+		DeferCleanup(releaseAll) // registered after StartManager's cleanup, so it runs first
+
+		for i := range sites.Workers + 1 {
+			createSite(ctx, ns, fmt.Sprintf("site-%d", i))
+		}
+		Eventually(rec.Running).WithContext(ctx).WithTimeout(settle).Should(Equal(sites.Workers), func() string {
+			return fmt.Sprintf("%d Websites were waiting and the controller reconciled %d at once: it should run Workers (%d) workers (MaxConcurrentReconciles, set in the same WithOptions call as the rate limiter)",
+				sites.Workers+1, rec.Running(), sites.Workers)
+		})
+		Consistently(rec.Running).WithContext(ctx).WithTimeout(quiet).Should(BeNumerically("<=", sites.Workers),
+			"the controller reconciled more than Workers (%d) Websites at once", sites.Workers)
+		releaseAll()
+		Eventually(rec.Count).WithContext(ctx).WithTimeout(settle).Should(Equal(sites.Workers+1), "once released, every Website should be reconciled")
+		// The name is the controller label of its metrics: its reconciles count under it.
+		Eventually(func() float64 { return reconcileTotal(sites.ControllerName) - succeeded }).WithContext(ctx).WithTimeout(settle).Should(BeNumerically(">=", sites.Workers+1),
+			"controller_runtime_reconcile_total{controller=%q} did not count the controller's reconciles: Named(ControllerName)", sites.ControllerName)
 	}, SpecTimeout(harness.Timeout))
 
 	It("retries a failing Website at the pace of the rate limiter it was given", func(ctx SpecContext) {

@@ -3,6 +3,7 @@ package sites_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -107,18 +109,55 @@ func createConfigMap(ctx context.Context, namespace, name, key, value string) {
 	})).To(Succeed())
 }
 
+// createSharedConfigMap creates a ConfigMap that controller controls and each of owners owns
+// without controlling it (an owner reference with controller unset).
+func createSharedConfigMap(ctx context.Context, name string, controller *sites.Website, owners ...*sites.Website) {
+	GinkgoHelper()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: controller.Namespace, Name: name}}
+	Expect(controllerutil.SetControllerReference(controller, cm, scheme)).To(Succeed())
+	for _, owner := range owners {
+		Expect(controllerutil.SetOwnerReference(owner, cm, scheme)).To(Succeed())
+	}
+	Expect(direct().Create(ctx, cm)).To(Succeed())
+}
+
 // change reads obj (its namespace and name must be set) from the API server, lets edit change
-// it, and writes it back; status, if true, writes through the status subresource.
+// it, and writes it back; status, if true, writes through the status subresource. A conflict
+// (someone else wrote it in between, such as the cluster's Deployment controller) starts over.
 func change[T client.Object](ctx context.Context, obj T, status bool, edit func(T)) {
 	GinkgoHelper()
 	c := direct()
-	Expect(c.Get(ctx, client.ObjectKeyFromObject(obj), obj)).To(Succeed())
-	edit(obj)
-	if status {
-		Expect(c.Status().Update(ctx, obj)).To(Succeed())
-	} else {
-		Expect(c.Update(ctx, obj)).To(Succeed())
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		edit(obj)
+		if status {
+			return c.Status().Update(ctx, obj)
+		}
+		return c.Update(ctx, obj)
+	})).To(Succeed())
+}
+
+// websitesPath is the URL path of the Websites of a namespace.
+func websitesPath(namespace string) string {
+	return "/apis/lesson09.workshop.local/v1/namespaces/" + namespace + "/websites"
+}
+
+// liveLists returns the LIST requests (GETs of the collection that are not watches) in log for
+// the collection at path, each as "path?query".
+func liveLists(log *harness.RequestLog, path string) []string {
+	var lists []string
+	for _, r := range log.Requests() {
+		if r.Method != http.MethodGet || r.URL.Path != path {
+			continue
+		}
+		if watch := r.URL.Query().Get("watch"); watch == "true" || watch == "1" {
+			continue
+		}
+		lists = append(lists, r.URL.Path+"?"+r.URL.RawQuery)
 	}
+	return lists
 }
 
 // keyOf is the request key ("namespace/name") of a Website, as ReconcileRecorder.Keys has it.

@@ -19,17 +19,19 @@ import (
 // the cache's informer then lists and watches through the metadata client, and the API server
 // sends only each object's metadata.
 //
-// The cache keeps one informer per Go type and kind: a PartialObjectMetadata ConfigMap and a
-// *corev1.ConfigMap are two informers, two lists, two watches. One full-object ConfigMap watch
-// or read anywhere in the manager brings the whole objects back.
+// The cache keeps one informer per kind and per form (typed, unstructured, metadata): a
+// PartialObjectMetadata ConfigMap and a *corev1.ConfigMap are two informers, two lists, two
+// watches. One full-object ConfigMap watch, or read through the manager's client, brings the
+// whole objects back.
 
 // NewLeanWebsiteController is NewWebsiteController (exercise 1, without options, name or parent
 // predicate) with both ConfigMap watches, the owned pages and the settings, metadata-only.
-// Deployments stay whole objects: the Website reconciler reads their status.
+// Websites and Deployments stay whole objects: the Website reconciler reads them whole (a
+// site's spec, a Deployment's status).
 func NewLeanWebsiteController(mgr manager.Manager, r reconcile.Reconciler) (controller.Controller, error) {
-	// TODO(exercise 2): the chain of exercise 1 without Named, WithOptions and the parent's
-	// predicate, with builder.OnlyMetadata on the ConfigMap Owns, and WatchesMetadata (or
-	// Watches with builder.OnlyMetadata) for the settings.
+	// TODO(exercise 2): the chain of exercise 1 without name, options and parent predicate,
+	// with the two ConfigMap watches metadata-only and the watches of what the reconciler
+	// reads whole left whole.
 	return nil, errNotImplemented(2)
 }
 

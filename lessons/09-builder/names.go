@@ -3,30 +3,49 @@ package sites
 import (
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// Exercise 3: two controllers in one manager, and their names.
+// Exercise 3: a second controller in the same manager, with a name and a filter of its own.
 //
 // A manager runs any number of controllers; each has a name, and the name is how you tell them
-// apart: it is the "controller" key of every line the controller logs (and of the logger its
-// Reconcile gets in its context), the "controller" label of its metrics
-// (controller_runtime_reconcile_total{controller="..."}) and the name of its workqueue. So
-// controller-runtime refuses a second controller with a name already taken in the process,
-// unless name validation is skipped (config.Controller.SkipNameValidation, meant for tests that
-// build many managers in one process).
+// apart: it is the "controller" key of the logger each Reconcile gets in its context, the
+// "controller" label of its metrics (controller_runtime_reconcile_total{controller="..."}) and
+// the name of its workqueue. So controller-runtime refuses a second controller with a name
+// already taken in the process, unless name validation is skipped (SkipNameValidation, which a
+// test process that builds many managers needs).
 //
 // Without Named, the Builder names a controller after the kind of For, lower-cased: two
 // controllers For(&Website{}) are both "website".
+//
+// The readiness controller reports how many web servers of a site are ready. That number is in
+// the status of the site's Deployment (status.readyReplicas), and the cluster's Deployment
+// controller updates that status often: replicas, updatedReplicas, availableReplicas,
+// observedGeneration, conditions. Most of those updates say nothing new about readiness. A
+// predicate on that one watch drops them; every event of a Website still counts.
 
-// ReadinessControllerName names the readiness controller in logs and metrics.
-const ReadinessControllerName = "website-readiness"
+// ReadinessControllerName names the readiness controller in logs and metrics. (Named's doc asks
+// for a Prometheus-friendly name: letters, digits and underscores.)
+const ReadinessControllerName = "website_readiness"
+
+// ReadinessChanged is the predicate of the readiness controller's Deployment watch. It lets
+// through creations, deletions and generic events, and the updates of a Deployment whose number
+// of ready replicas changed, up or down. It drops every other update: of the spec, the labels
+// or annotations, the rest of the status, and resyncs. It is meant for Deployments only: an
+// update of anything else is dropped.
+func ReadinessChanged() predicate.Predicate {
+	// TODO(exercise 3): which field of a Deployment counts its ready web servers, and what must
+	// differ between the old and the new object of an update? The stub lets every event through.
+	return predicate.Funcs{}
+}
 
 // NewReadinessController builds a second controller for Websites, which runs beside the
-// Website controller of exercise 1 in the same manager: named ReadinessControllerName, it calls
-// r for a Website, and for the Website that controls a Deployment when that Deployment changes
-// (the number of ready web servers is in the Deployment's status).
+// Website controller of exercise 1 in the same manager. Named ReadinessControllerName, it calls
+// r for every event of a Website (someone may overwrite the readiness it reports), and for the
+// Website that controls a Deployment when ReadinessChanged lets that Deployment's event through.
 func NewReadinessController(mgr manager.Manager, r reconcile.Reconciler) (controller.Controller, error) {
-	// TODO(exercise 3): a Builder chain with For and Owns, and a name of its own.
+	// TODO(exercise 3): a Builder chain with a name no other controller of the manager has, the
+	// Websites, and the Deployments they control, filtered by ReadinessChanged on that watch only.
 	return nil, errNotImplemented(3)
 }

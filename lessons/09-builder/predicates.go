@@ -4,19 +4,33 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
-// Exercise 4: a spec-driven controller ignores writes to status.
+// Exercise 4: the parent's predicate: the spec changed, or someone asked.
 //
 // The Website reconciler acts on a site's spec and writes its status. Each status write is an
 // update of the Website, and the informer reports it like any other: without a predicate, every
 // status write reconciles the site once more, for nothing (the spec did not change). The API
-// server counts changes of the spec in metadata.generation; with a status subresource, a write
-// to status changes the resourceVersion but not the generation.
+// server counts changes of a custom resource's spec in metadata.generation; with a status
+// subresource, a write to status changes the resourceVersion but not the generation, and so do
+// changes of labels and annotations.
+//
+// A predicate that looks only at the generation has no door left for a person who wants the
+// site reconciled now, without changing its spec (to put back a page that someone else edited,
+// say). The usual door is an annotation whose value is a token, such as the time: setting it to
+// a new value asks for one reconcile. Flux's reconcile.fluxcd.io/requestedAt works that way.
 
-// SpecChanged is the predicate for the parent (For) of a controller that acts on the spec:
-// it lets through creations, deletions and generic events, and updates that changed the spec.
-// It drops updates that changed only the status or the metadata, and resyncs.
-func SpecChanged() predicate.Predicate {
-	// TODO(exercise 4): a predicate that tells a change of the spec from a write to status. Look
-	// at what pkg/predicate offers before writing one. The stub lets every event through.
+// RequestAnnotation asks for a reconcile of a Website when its value changes, for example:
+//
+//	kubectl annotate website alpha lesson09.workshop.local/requested-at="$(date +%s)" --overwrite
+const RequestAnnotation = "lesson09.workshop.local/requested-at"
+
+// SpecChangedOrRequested is the predicate for the parent (For) of a controller that acts on the
+// spec. It lets through creations, deletions and generic events, and an update when the spec
+// changed or when RequestAnnotation got a new, non-empty value. It drops every other update:
+// status written, labels, other annotations, the request annotation removed or left as it was,
+// and resyncs.
+func SpecChangedOrRequested() predicate.Predicate {
+	// TODO(exercise 4): two questions about an update, either of which is reason enough. Look
+	// at what pkg/predicate offers for one of them, and for combining predicates, before writing
+	// your own. The stub lets every event through.
 	return predicate.Funcs{}
 }

@@ -25,8 +25,10 @@ const SettingsName = "site-settings"
 // SiteLabel is on every child of a Website, with the site's name as its value.
 const SiteLabel = "lesson09.workshop.local/site"
 
-// Image is the web server image. Nothing ever pulls it: the workshop cluster's node only
-// pretends to run containers.
+// Image is the web server image. No registry serves it: on the embedded local cluster, the
+// hollow node's fake container runtime "pulls" and "runs" it without a registry and the pods
+// become ready; on kind, the node tries to pull it and the pods never become ready. Nothing in
+// this lesson waits for a ready pod.
 const Image = "registry.invalid/web:1"
 
 // PageName is the name of a Website's page ConfigMap.
@@ -38,8 +40,10 @@ func IsSettings(obj client.Object) bool { return obj.GetName() == SettingsName }
 
 // SitesInNamespace is the map function from a settings ConfigMap to every Website in its
 // namespace: new settings change every page. It lists Websites from reader, which should be the
-// manager's client (its cache): a map function runs in the informer's event delivery and must not
-// call the API server. It reads only obj's namespace, so it works on metadata-only events too.
+// manager's client (its cache): a map function runs for every event of its watch (twice for an
+// update: on the old and on the new object), and through the API reader each run would be one
+// more LIST request to the API server. It reads only obj's
+// namespace, so it works on metadata-only events too.
 func SitesInNamespace(reader client.Reader) handler.MapFunc {
 	return func(ctx context.Context, obj client.Object) []reconcile.Request {
 		var list WebsiteList
@@ -144,7 +148,8 @@ func (r *WebsiteReconciler) ensurePage(ctx context.Context, site *Website, setti
 	return err
 }
 
-// ensureDeployment creates or updates the Deployment, and returns it as the API server has it.
+// ensureDeployment creates or updates the Deployment, and returns it as last read (from the
+// cache) or written.
 func (r *WebsiteReconciler) ensureDeployment(ctx context.Context, site *Website) (*appsv1.Deployment, error) {
 	desired := DesiredDeployment(site)
 	deployment := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: desired.Namespace, Name: desired.Name}}

@@ -26,8 +26,8 @@ const served = 5 * time.Second
 // cluster is usually a `make generate` not run.
 const regenerate = " (after changing a marker, run make generate in lessons/10-operator)"
 
-// tooMany is what every validation spec checks first: without a Maximum marker the API server
-// takes anything, and the other expectations would prove nothing.
+// expectTooManyRejected is what every validation spec checks first: without a Maximum marker the
+// API server takes any number, and the other expectations would prove nothing.
 func expectTooManyRejected(ctx SpecContext, g Gomega, ns string) {
 	err := k8s.Create(ctx, newSite(ns, "too-many", 6, operator.ExposureService), client.DryRunAll)
 	g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "the API server accepted replicas: 6 (error: %v): replicas should have a Maximum of 5; is exercise 1 still the stub?"+regenerate, err)
@@ -116,6 +116,8 @@ var _ = Describe("Exercise 1: the API, validated by the API server", harness.Exe
 			HaveKeyWithValue("Available", "True"),
 			HaveKey("Age"),
 		), "kubectl get staticsites should show the columns Replicas (.spec.replicas), Ready (.status.readyReplicas), Available (the Available condition's status) and Age: printcolumn markers on StaticSite"+regenerate)
+		Expect(tableRow(ctx, Default, ns)).To(HaveKeyWithValue("Age", MatchRegexp(`^[0-9]+[smhdy]`)),
+			"the Age column should show how old the site is, such as 5s, not the timestamp itself: a column of type=date turns .metadata.creationTimestamp into an age"+regenerate)
 	}, SpecTimeout(harness.Timeout))
 })
 

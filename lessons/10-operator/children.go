@@ -17,14 +17,15 @@ import (
 // the site.
 
 // ensureChildren makes site's page ConfigMap, Deployment and, for exposure Service, Service
-// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site, and
-// deletes the Service of a site whose exposure is None. It reports each child it created,
-// updated or deleted with r.record (exercise 5), and returns the Deployment as the API server
-// has it, for the status (exercise 3).
+// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site and
+// carrying the site's labels beside its own, and deletes the Service of a site whose exposure
+// is None. It reports each child it created, updated or deleted with r.record (exercise 5),
+// and returns the Deployment as the API server has it, for the status (exercise 3).
 func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticSite) (*appsv1.Deployment, error) {
-	// TODO(exercise 2): controllerutil.CreateOrUpdate for the page, the Deployment and the
-	// Service (or delete the Service, only if site controls it), each with
-	// controllerutil.SetControllerReference; r.record each Created, Updated or Deleted child.
-	// Set only the fields this controller owns: the API server fills in the rest.
+	// TODO(exercise 2): make each child what its Desired function says, with site as its
+	// controller and the site's labels added to the child's own; set only the fields this
+	// controller owns (the API server fills in the rest), so that a child already right is not
+	// written. For exposure None, delete the Service only if site controls it. Record each
+	// child created, updated or deleted, and nothing else.
 	return nil, errNotImplemented(2)
 }

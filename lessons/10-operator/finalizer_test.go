@@ -4,6 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	operator "workshop.local/lessons/10-operator"
@@ -28,13 +29,47 @@ func (op *running) registered(ctx SpecContext, site *operator.StaticSite) {
 	}).WithContext(ctx).WithTimeout(settle).Should(Succeed())
 }
 
+// hasEntry says whether the directory, read from the API server, has site's entry (false when
+// there is no directory).
+func (op *running) hasEntry(ctx SpecContext, site *operator.StaticSite) bool {
+	GinkgoHelper()
+	var directory corev1.ConfigMap
+	err := k8s.Get(ctx, op.directory, &directory)
+	if apierrors.IsNotFound(err) {
+		return false
+	}
+	Expect(err).NotTo(HaveOccurred())
+	_, ok := directory.Data[operator.DirectoryKey(site)]
+	return ok
+}
+
 var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exercise(4), func() {
-	It("registers each site in the shared directory, making the directory if needed", func(ctx SpecContext) {
+	It("registers each site in the shared directory, making the directory if needed, and records it once", func(ctx SpecContext) {
 		op := startOperator(ctx)
 		alpha := create(ctx, newSite(op.ns, "alpha", 1, operator.ExposureService))
 		beta := create(ctx, newSite(op.ns, "beta", 0, operator.ExposureNone))
 		op.registered(ctx, alpha)
 		op.registered(ctx, beta)
+
+		for i := range 2 {
+			op.nudge(ctx, alpha, string(rune('a'+i)))
+		}
+		Expect(len(op.events.since(0, alpha, string(operator.Registered)))).To(BeNumerically("<=", 1),
+			"alpha was registered once, yet Registered was recorded again on later reconciles: record it only when this reconcile added the finalizer (AddFinalizer returns whether it did)")
+	}, SpecTimeout(harness.Timeout))
+
+	It("writes no entry until the site carries the finalizer", func(ctx SpecContext) {
+		op := startOperator(ctx)
+		site := newSite(op.ns, "alpha", 1, operator.ExposureService)
+		op.faults.failWrites(sitePath(site)) // the site cannot be given its finalizer
+		create(ctx, site)
+		Eventually(op.failures).WithArguments(site).WithContext(ctx).WithTimeout(settle).ShouldNot(BeEmpty(),
+			"while the site cannot be updated, giving it the finalizer fails, and so should the reconcile (return the error)")
+		Expect(op.hasEntry(ctx, site)).To(BeFalse(),
+			"the site's entry was written though the site could not be given its finalizer: a deletion now would leave the entry behind for good; add the finalizer first, and write the entry only once the site carries it")
+
+		op.faults.clear()
+		op.registered(ctx, site)
 	}, SpecTimeout(harness.Timeout))
 
 	It("removes a deleted site's entry, and only its own, before the site goes", func(ctx SpecContext) {
@@ -59,6 +94,27 @@ var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exer
 		Expect(after.Data).To(HaveKey(operator.DirectoryKey(beta)), "removing alpha's entry removed beta's too: patch one key away, not the directory")
 		Eventually(gone(ctx, alpha)).WithContext(ctx).WithTimeout(settle).Should(BeTrue(),
 			"after its clean-up the site should go away: remove the finalizer (controllerutil.RemoveFinalizer, then Update)")
+	}, SpecTimeout(harness.Timeout))
+
+	It("keeps a deleted site, finalizer and all, while its entry cannot be removed", func(ctx SpecContext) {
+		op := startOperator(ctx)
+		site := create(ctx, newSite(op.ns, "alpha", 1, operator.ExposureService))
+		op.registered(ctx, site)
+		waitReady(ctx, site)
+
+		op.faults.failWrites(op.directoryPath()) // the entry cannot be removed
+		failed := len(op.failures(site))
+		Expect(k8s.Delete(ctx, site)).To(Succeed())
+		Eventually(func() bool { return len(op.failures(site)) > failed || gone(ctx, site)() }).WithContext(ctx).WithTimeout(settle).
+			Should(BeTrue(), "the deleted site was neither finalized nor did its clean-up fail")
+		Consistently(gone(ctx, site)).WithContext(ctx).Should(BeFalse(),
+			"the site went away while its entry could not be removed from the directory, which now keeps it for good: remove the finalizer only after the clean-up succeeded, and return any error but NotFound so that it is retried")
+		Expect(op.hasEntry(ctx, site)).To(BeTrue(), "the entry should still be there: writes to the directory were failing")
+
+		op.faults.clear()
+		Eventually(gone(ctx, site)).WithContext(ctx).WithTimeout(settle).Should(BeTrue(),
+			"once the directory could be written again, the clean-up should succeed on a retry and the site go away")
+		Expect(op.hasEntry(ctx, site)).To(BeFalse(), "the site went away, but its entry is still in the directory")
 	}, SpecTimeout(harness.Timeout))
 
 	It("lets a site go when the directory itself is gone", func(ctx SpecContext) {

@@ -2,8 +2,12 @@ package operator_test
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -11,13 +15,16 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
 	operator "workshop.local/lessons/10-operator"
 	"workshop.local/lessons/internal/harness"
@@ -28,22 +35,26 @@ import (
 const clusterWait = 60 * time.Second
 
 // running is the operator of one spec: its namespace, the directory it registers sites in, a
-// record of its reconciles, and a log of the requests it sent.
+// record of its reconciles, a log of the requests it sent, the events its reconciler recorded,
+// and the faults a spec can put in its way.
 type running struct {
 	ns         string
 	directory  types.NamespacedName
 	reconciles *harness.ReconcileRecorder
 	requests   *harness.RequestLog
+	events     *eventSpy
+	faults     *faults
 	stop       func() error // stops the operator's manager; start runs a new one
 }
 
 // startOperator runs the StaticSite controller, with your code, in a manager whose cache holds
 // a new namespace, registering sites in a directory in a second namespace of its own. Failed
-// reconciles are retried within milliseconds (harness.FastRateLimiter), not after growing
-// delays, so a spec sees a recovery soon.
+// reconciles are retried after 20 ms, doubling up to 640 ms (harness.FastRateLimiter), rather
+// than after the controller's default delays, which grow to minutes, so a spec sees a recovery
+// soon. Its reconciler's events pass through op.events, and its requests through op.faults.
 func startOperator(ctx SpecContext) *running {
 	GinkgoHelper()
-	op := &running{ns: cluster.Namespace(ctx, prefix), requests: &harness.RequestLog{}}
+	op := &running{ns: cluster.Namespace(ctx, prefix), requests: &harness.RequestLog{}, faults: &faults{}}
 	op.directory = types.NamespacedName{Namespace: cluster.Namespace(ctx, prefix), Name: operator.DirectoryName}
 	// Registered after the namespaces, so it runs before they are deleted, and before the
 	// manager stops (registered last): a site still carrying the finalizer would keep its
@@ -59,9 +70,13 @@ func (op *running) start(ctx SpecContext) {
 	GinkgoHelper()
 	opts := harness.ManagerOptions(op.ns)
 	Expect(operator.AddToScheme(opts.Scheme)).To(Succeed())
-	mgr, err := manager.New(op.requests.Watching(cluster.Config), opts)
+	cfg := op.requests.Watching(cluster.Config)
+	cfg.Wrap(op.faults.wrap)
+	mgr, err := manager.New(cfg, opts)
 	Expect(err).NotTo(HaveOccurred())
 	r := operator.NewReconciler(mgr, op.directory.Namespace)
+	op.events = &eventSpy{inner: r.Recorder}
+	r.Recorder = op.events
 	op.reconciles = harness.RecordReconciles(r)
 	Expect(r.Wiring(mgr).WithOptions(controller.Options{RateLimiter: harness.FastRateLimiter()}).Complete(op.reconciles)).To(Succeed())
 	op.stop = harness.StartManager(ctx, mgr)
@@ -195,4 +210,143 @@ func gone(ctx context.Context, obj client.Object) func() bool {
 	return func() bool {
 		return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj))
 	}
+}
+
+// failures are the texts of the errors the operator's reconciles of site returned so far.
+func (op *running) failures(site *operator.StaticSite) []string {
+	var texts []string
+	for _, call := range op.reconciles.For(client.ObjectKeyFromObject(site)) {
+		if call.Err != nil {
+			texts = append(texts, call.Err.Error())
+		}
+	}
+	return texts
+}
+
+// containsAnyOf matches a string that contains one of texts (a message built around an error).
+func containsAnyOf(texts func() []string) OmegaMatcher {
+	return WithTransform(func(s string) bool {
+		return slices.ContainsFunc(texts(), func(t string) bool { return t != "" && strings.Contains(s, t) })
+	}, BeTrue())
+}
+
+// spied is one event the operator's reconciler recorded, as the spy saw it.
+type spied struct {
+	Regarding, Related         string // the objects' names ("" for no related object)
+	Type, Reason, Action, Note string
+}
+
+// eventSpy stands between the reconciler and its event recorder: it notes each event as the
+// reconciler sends it, then passes it on. Unlike the Events in the API server, which the
+// recorder sends later, merges into series or drops, the spy sees every call at once.
+type eventSpy struct {
+	inner  recorder.EventRecorder
+	mu     sync.Mutex
+	events []spied
+}
+
+var _ recorder.EventRecorder = &eventSpy{}
+
+func (s *eventSpy) Eventf(regarding, related runtime.Object, eventtype, reason, action, note string, args ...any) {
+	s.note(regarding, related, eventtype, reason, action, fmt.Sprintf(note, args...))
+	s.inner.Eventf(regarding, related, eventtype, reason, action, note, args...)
+}
+
+func (s *eventSpy) AnnotatedEventf(regarding, related runtime.Object, annotations map[string]string, eventtype, reason, action, note string, args ...any) {
+	s.note(regarding, related, eventtype, reason, action, fmt.Sprintf(note, args...))
+	s.inner.AnnotatedEventf(regarding, related, annotations, eventtype, reason, action, note, args...)
+}
+
+func (s *eventSpy) note(regarding, related runtime.Object, eventtype, reason, action, note string) {
+	e := spied{Regarding: nameOf(regarding), Related: nameOf(related), Type: eventtype, Reason: reason, Action: action, Note: note}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events = append(s.events, e)
+}
+
+// mark is how many events the spy has seen: since(mark, ...) lists those that came after.
+func (s *eventSpy) mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.events)
+}
+
+// since lists the events regarding site, with one of reasons (any reason when none is given),
+// recorded after mark.
+func (s *eventSpy) since(mark int, site *operator.StaticSite, reasons ...string) []spied {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var found []spied
+	for _, e := range s.events[mark:] {
+		if e.Regarding == site.Name && (len(reasons) == 0 || slices.Contains(reasons, e.Reason)) {
+			found = append(found, e)
+		}
+	}
+	return found
+}
+
+func nameOf(obj runtime.Object) string {
+	if obj == nil {
+		return ""
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return ""
+	}
+	return m.GetName()
+}
+
+// faults makes chosen requests of the operator fail, as an API server that refuses a write
+// would: a spec's way to see what the operator does when one step of a reconcile fails.
+type faults struct {
+	mu    sync.Mutex
+	match func(*http.Request) bool
+}
+
+// failWrites makes every write (not a read) the operator sends to the object at path fail with
+// an internal error, until clear. Its subresources (a site's /status) are not affected.
+func (f *faults) failWrites(path string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.match = func(r *http.Request) bool {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			return false
+		}
+		return r.URL.Path == path
+	}
+}
+
+// clear lets every request through again.
+func (f *faults) clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.match = nil
+}
+
+func (f *faults) wrap(rt http.RoundTripper) http.RoundTripper {
+	return harness.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
+		f.mu.Lock()
+		fail := f.match != nil && f.match(r)
+		f.mu.Unlock()
+		if !fail {
+			return rt.RoundTrip(r)
+		}
+		if r.Body != nil {
+			_ = r.Body.Close()
+		}
+		const body = `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"InternalError","code":500,"message":"the spec made this write fail"}`
+		return &http.Response{
+			StatusCode: http.StatusInternalServerError, Status: "500 Internal Server Error", Request: r,
+			Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)),
+		}, nil
+	})
+}
+
+// sitePath and directoryPath are the URL paths of a site and of the operator's directory.
+func sitePath(site *operator.StaticSite) string {
+	return fmt.Sprintf("/apis/%s/namespaces/%s/staticsites/%s", operator.GroupVersion, site.Namespace, site.Name)
+}
+func (op *running) directoryPath() string {
+	return fmt.Sprintf("/api/v1/namespaces/%s/configmaps/%s", op.directory.Namespace, op.directory.Name)
 }

@@ -21,7 +21,7 @@ import (
 // you write. It needs no edits; read it first.
 
 // ControllerName names the controller in logs and metrics, and is the reportingController of
-// its events (kubectl events shows it as the source).
+// its events (kubectl describe shows it in an event's From column).
 const ControllerName = "staticsite-controller"
 
 // StaticSiteReconciler turns each StaticSite into its children, registers it in the site

@@ -21,12 +21,13 @@ const Finalizer = "lesson10.workshop.local/directory-entry"
 
 // DirectoryName is the name of the shared ConfigMap every StaticSite is registered in, one key
 // per site (DirectoryKey) with its URL. It lives in a namespace of its own (the reconciler's
-// Directory), so no site owns it and the garbage collector never deletes it: removing a site's
-// entry is the controller's job, hence the finalizer.
+// Directory), where no site can own it (an owner reference has no namespace: a namespaced
+// owner must be in its dependent's namespace), and an entry is a key, not an object: removing a
+// site's entry is the controller's job, hence the finalizer.
 const DirectoryName = "site-directory"
 
-// Image is the web server image. Nothing ever pulls it: the workshop cluster's node only
-// pretends to run containers.
+// Image is the web server image. It does not exist: the workshop's local cluster never pulls
+// it, because its node only pretends to run containers.
 const Image = "registry.invalid/web:1"
 
 // PageName is the name of a StaticSite's page ConfigMap.

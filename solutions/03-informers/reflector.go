@@ -40,7 +40,8 @@ func ConfigMapListWatch(client kubernetes.Interface, namespace string) *cache.Li
 // ends it watches again from the last resourceVersion it saw, and lists again if the server
 // has forgotten that version. It runs until ctx is cancelled, so start it in a goroutine.
 func StartConfigMapReflector(ctx context.Context, client kubernetes.Interface, namespace string, store cache.Store) (*cache.Reflector, error) {
-	// The example object tells the Reflector which type to expect: it refuses anything else.
+	// The example object tells the Reflector which type to expect: it refuses a watch event of any
+	// other type.
 	reflector := cache.NewReflectorWithOptions(ConfigMapListWatch(client, namespace), &corev1.ConfigMap{}, store,
 		cache.ReflectorOptions{Name: "configmaps of " + namespace})
 	go reflector.RunWithContext(ctx)

@@ -45,8 +45,9 @@ func (b *PerItemBackoff[T]) When(item T) time.Duration {
 	exp := b.failures[item]
 	b.failures[item] = exp + 1
 
-	// Computed in floating point: Base << exp overflows int64 after some 30 failures of a
-	// 1 s base, and a wrapped, negative delay would retry the item at once, in a hot loop.
+	// Computed in floating point: an int64 of nanoseconds holds some 292 years, so Base << exp
+	// wraps around for a 1 s base from exp 34 on (2^34 s is some 544 years), and a wrapped,
+	// negative delay would retry the item at once, in a hot loop.
 	backoff := float64(b.Base.Nanoseconds()) * math.Pow(2, float64(exp))
 	if backoff > float64(b.Max.Nanoseconds()) {
 		return b.Max

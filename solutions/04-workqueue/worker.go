@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 )
 
-// Exercise 1: the worker loop, the heart of every client-go controller.
+// Exercise 1: the worker loop, the heart of a client-go controller.
 //
 // Event handlers only Add keys to the queue. Workers take them off one at a time and call
 // sync, the function that makes the cluster match what the key's object asks for. A worker
@@ -33,7 +33,8 @@ import (
 // as being processed, so Done must run even when sync panics.
 
 // MaxRetries is how many times a failing item is retried (after its first try) before the
-// worker gives up on it. An informer event or a resync will bring the item back later.
+// worker gives up on it. An informer event, or a resync if the informer has a resync period,
+// can bring the item back later.
 const MaxRetries = 5
 
 // ProcessNextItem takes the next item off queue, hands it to sync, and tells the queue how it
@@ -61,7 +62,7 @@ func ProcessNextItem[T comparable](ctx context.Context, queue workqueue.TypedRat
 		queue.AddRateLimited(item)
 	default:
 		// Forget too: giving up must reset the failure count, or the item's next failure
-		// would start from the longest delay.
+		// would find its retries spent, and be given up on at once.
 		utilruntime.HandleErrorWithContext(ctx, err, "Sync failed too often, giving up", "item", item)
 		queue.Forget(item)
 	}

@@ -2,6 +2,7 @@ package operator
 
 import (
 	"context"
+	"maps"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -22,24 +23,26 @@ import (
 // the site.
 
 // ensureChildren makes site's page ConfigMap, Deployment and, for exposure Service, Service
-// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site, and
-// deletes the Service of a site whose exposure is None. It reports each child it created,
-// updated or deleted with r.record (exercise 5), and returns the Deployment as the API server
-// has it, for the status (exercise 3).
+// what DesiredPage, DesiredDeployment and DesiredService say, each controlled by site and
+// carrying the site's labels beside its own, and deletes the Service of a site whose exposure
+// is None. It reports each child it created, updated or deleted with r.record (exercise 5),
+// and returns the Deployment as the API server has it, for the status (exercise 3).
 func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticSite) (*appsv1.Deployment, error) {
 	desiredPage := DesiredPage(site)
 	page := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desiredPage.Name}}
 	if err := r.ensure(ctx, site, page, func() {
-		page.Labels, page.Data = desiredPage.Labels, desiredPage.Data
+		page.Data = desiredPage.Data // the page is all this controller's
 	}); err != nil {
 		return nil, err
 	}
 	desired := DesiredDeployment(site)
 	deployment := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desired.Name}}
 	if err := r.ensure(ctx, site, deployment, func() {
-		deployment.Labels = desired.Labels
 		deployment.Spec.Replicas = desired.Spec.Replicas
-		if deployment.CreationTimestamp.IsZero() { // the selector cannot change after creation
+		// The selector cannot change after creation, and the API server fills in defaults in
+		// the template (dnsPolicy, terminationMessagePath...) that ours lacks: both are set
+		// once, when the Deployment is made.
+		if deployment.CreationTimestamp.IsZero() {
 			deployment.Spec.Selector = desired.Spec.Selector
 			deployment.Spec.Template = desired.Spec.Template
 		}
@@ -69,16 +72,17 @@ func (r *StaticSiteReconciler) ensureService(ctx context.Context, site *StaticSi
 		return nil
 	}
 	return r.ensure(ctx, site, service, func() {
-		service.Labels = desired.Labels
-		service.Spec.Selector = desired.Spec.Selector
-		service.Spec.Ports = desired.Spec.Ports // the API server fills in ClusterIP and the rest
+		service.Spec.Selector = desired.Spec.Selector // without it, the Service sends traffic nowhere
+		service.Spec.Ports = desired.Spec.Ports       // the API server fills in ClusterIP and the rest
 	})
 }
 
-// ensure creates or updates child: set changes the fields this controller owns, and every
-// child gets site as its controller.
+// ensure creates or updates child: set changes the fields this controller owns, every child
+// gets the site's labels (added to those other tools put there, not replacing them), and site
+// as its controller.
 func (r *StaticSiteReconciler) ensure(ctx context.Context, site *StaticSite, child client.Object, set func()) error {
 	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, child, func() error {
+		child.SetLabels(withLabels(child.GetLabels(), labels(site)))
 		set()
 		return controllerutil.SetControllerReference(site, child, r.Client.Scheme())
 	})
@@ -89,4 +93,14 @@ func (r *StaticSiteReconciler) ensure(ctx context.Context, site *StaticSite, chi
 		r.record(site, child, Updated)
 	}
 	return err
+}
+
+// withLabels returns existing with want added: a child's other labels are someone else's.
+func withLabels(existing, want map[string]string) map[string]string {
+	merged := maps.Clone(existing)
+	if merged == nil {
+		merged = map[string]string{}
+	}
+	maps.Copy(merged, want)
+	return merged
 }

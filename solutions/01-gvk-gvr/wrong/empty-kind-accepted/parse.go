@@ -12,7 +12,8 @@ import (
 
 // Exercise 1: parse an object's apiVersion and kind into a GroupVersionKind.
 //
-// Every object sent to or from the API server says what it is with two fields:
+// An object sent to or from the API server says what it is with two fields (the items of a
+// list of built-in objects leave them out: the list's own pair covers them):
 //
 //	apiVersion: apps/v1      <- "group/version"; the core group has no name, so just "v1"
 //	kind: Deployment

@@ -1,6 +1,7 @@
 // Wrong (exercise 1): it trusts schema.ParseGroupVersion alone, which accepts "apps/" with an empty version.
 // ParseGroupVersion splits "apps/" into group "apps" and version "" without complaint. An
-// empty version is no version: the GVK cannot be mapped to a resource or a REST path.
+// empty version is no version: a RESTMapper asked for version "" skips it and picks a version
+// of its own, and a REST path built from it has no version part.
 
 package gvkgvr
 
@@ -12,7 +13,8 @@ import (
 
 // Exercise 1: parse an object's apiVersion and kind into a GroupVersionKind.
 //
-// Every object sent to or from the API server says what it is with two fields:
+// An object sent to or from the API server says what it is with two fields (the items of a
+// list of built-in objects leave them out: the list's own pair covers them):
 //
 //	apiVersion: apps/v1      <- "group/version"; the core group has no name, so just "v1"
 //	kind: Deployment

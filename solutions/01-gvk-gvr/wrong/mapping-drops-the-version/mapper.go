@@ -1,7 +1,8 @@
-// Wrong (exercise 3): it asks for the kind's GroupKind without its version, so it gets the group's preferred version.
-// RESTMapping with no versions answers with the preferred version of the group. For a kind
-// served at several versions (autoscaling/v1 and v2 HorizontalPodAutoscaler, a CRD's v1beta1 and
-// v1) the caller asked for one version and is sent to another, whose fields differ.
+// Wrong (exercise 3): it asks for the kind's GroupKind without its version, so the mapper picks the version, the group's preferred one first.
+// RESTMapping with no versions answers with a version of its own choosing: the group's preferred
+// version when the kind is served there. For a kind served at several versions (autoscaling/v1
+// and v2 HorizontalPodAutoscaler, a CRD's v1beta1 and v1) the caller asked for one version and is
+// sent to another, whose fields differ.
 
 package gvkgvr
 
@@ -18,9 +19,9 @@ import (
 
 // Exercise 3a: a RESTMapper built from the cluster's discovery information.
 //
-// Only the server knows which resource serves a kind and whether it is namespaced, because
-// CRDs add kinds at run time. A good mapper asks discovery once, caches the answer, and can
-// be reset to ask again.
+// The server is the authority on which resource serves a kind and whether it is namespaced:
+// CRDs add kinds at run time, each with a plural and a scope of its own. A good mapper asks
+// discovery once, caches the answer, and can be reset to ask again.
 func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
@@ -35,7 +36,8 @@ func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
 //
 // A kind the cached discovery has not seen may have been added since (a CRD installed after
 // the mapper's first lookup), so on a "no match" we reset the cache and ask once more. A kind
-// that is still unknown after that really is unknown.
+// that is still unknown after that is not served, or its group version failed to answer
+// discovery (the mapper keeps what the other group versions sent).
 func MapKind(ctx context.Context, mapper meta.ResettableRESTMapperWithContext, gvk schema.GroupVersionKind) (schema.GroupVersionResource, meta.RESTScopeName, error) {
 	mapping, err := mapper.RESTMappingWithContext(ctx, gvk.GroupKind())
 	if meta.IsNoMatchError(err) {

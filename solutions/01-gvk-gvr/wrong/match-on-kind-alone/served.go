@@ -19,6 +19,9 @@ import (
 // deployments, replicasets, statefulsets and replicationcontrollers (and of any CRD with a
 // scale subresource) reads and writes. Subresources appear in discovery as "deployments/scale".
 //
+// When one group version fails to answer (an aggregated API whose server is down), the
+// groups that did answer still count: return what they serve.
+//
 // ServedBy returns those resources; a subresource keeps its "parent/sub" name.
 func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, gvk schema.GroupVersionKind) ([]schema.GroupVersionResource, error) {
 	// A group that fails discovery (for example a broken aggregated API) still leaves the rest.
@@ -41,8 +44,9 @@ func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, g
 	return served, nil
 }
 
-// kindOf is the kind a resource serves. Its Group and Version are usually empty, meaning "the
-// list's own"; a subresource such as deployments/scale names another group and version there.
+// kindOf is the kind a resource serves. Empty Group and Version mean "the list's own" (legacy
+// discovery leaves them empty for most resources; client-go fills them in from aggregated
+// discovery); a subresource such as deployments/scale names another group and version there.
 func kindOf(listGV schema.GroupVersion, group, version, kind string) schema.GroupVersionKind {
 	gvk := listGV.WithKind(kind)
 	if version != "" {

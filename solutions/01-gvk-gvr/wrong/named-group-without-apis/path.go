@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Exercise 2: build the REST path of a resource, as client-go does for every request.
+// Exercise 2: build the REST path of a resource, as client-go does for each request to one.
 //
 // The core group lives under /api, every named group under /apis/<group>:
 //

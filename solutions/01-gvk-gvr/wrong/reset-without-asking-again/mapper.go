@@ -17,9 +17,9 @@ import (
 
 // Exercise 3a: a RESTMapper built from the cluster's discovery information.
 //
-// Only the server knows which resource serves a kind and whether it is namespaced, because
-// CRDs add kinds at run time. A good mapper asks discovery once, caches the answer, and can
-// be reset to ask again.
+// The server is the authority on which resource serves a kind and whether it is namespaced:
+// CRDs add kinds at run time, each with a plural and a scope of its own. A good mapper asks
+// discovery once, caches the answer, and can be reset to ask again.
 func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
@@ -34,7 +34,8 @@ func NewMapper(cfg *rest.Config) (meta.ResettableRESTMapperWithContext, error) {
 //
 // A kind the cached discovery has not seen may have been added since (a CRD installed after
 // the mapper's first lookup), so on a "no match" we reset the cache and ask once more. A kind
-// that is still unknown after that really is unknown.
+// that is still unknown after that is not served, or its group version failed to answer
+// discovery (the mapper keeps what the other group versions sent).
 func MapKind(ctx context.Context, mapper meta.ResettableRESTMapperWithContext, gvk schema.GroupVersionKind) (schema.GroupVersionResource, meta.RESTScopeName, error) {
 	mapping, err := mapper.RESTMappingWithContext(ctx, gvk.GroupKind(), gvk.Version)
 	if meta.IsNoMatchError(err) {

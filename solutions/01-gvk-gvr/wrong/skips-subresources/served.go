@@ -1,5 +1,5 @@
 // Wrong (exercise 4): it skips every name with a slash, taking subresources for something other than resources.
-// Subresources are resources of their own in discovery, and they are exactly where one kind is
+// Subresources are resources of their own in discovery, and they are where one kind comes to be
 // served by many URLs: the scale subresources all serve autoscaling/v1 Scale, and pods/status
 // serves Pod.
 
@@ -19,6 +19,9 @@ import (
 // but some are served by many: autoscaling/v1 Scale is what the scale subresource of
 // deployments, replicasets, statefulsets and replicationcontrollers (and of any CRD with a
 // scale subresource) reads and writes. Subresources appear in discovery as "deployments/scale".
+//
+// When one group version fails to answer (an aggregated API whose server is down), the
+// groups that did answer still count: return what they serve.
 //
 // ServedBy returns those resources; a subresource keeps its "parent/sub" name.
 func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, gvk schema.GroupVersionKind) ([]schema.GroupVersionResource, error) {
@@ -45,8 +48,9 @@ func ServedBy(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext, g
 	return served, nil
 }
 
-// kindOf is the kind a resource serves. Its Group and Version are usually empty, meaning "the
-// list's own"; a subresource such as deployments/scale names another group and version there.
+// kindOf is the kind a resource serves. Empty Group and Version mean "the list's own" (legacy
+// discovery leaves them empty for most resources; client-go fills them in from aggregated
+// discovery); a subresource such as deployments/scale names another group and version there.
 func kindOf(listGV schema.GroupVersion, group, version, kind string) schema.GroupVersionKind {
 	gvk := listGV.WithKind(kind)
 	if version != "" {

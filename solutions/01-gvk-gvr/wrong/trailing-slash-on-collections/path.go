@@ -1,8 +1,8 @@
 // Wrong (exercise 2): it joins the parts with slashes by hand and always adds the name, so a collection path ends in a slash.
 // strings.Join keeps empty parts, so an empty name leaves "/api/v1/namespaces/team-a/configmaps/".
 // The API server happens to accept it, but it is not the path client-go requests: whatever
-// compares or keys URLs as strings (a request log like the specs', kubectl's HTTP cache, a
-// fake server in a test) sees two URLs for one collection. path.Join drops empty parts.
+// compares or keys URLs as strings (a request log like the specs', an HTTP cache, a fake
+// server in a test) sees two URLs for one collection. path.Join drops empty parts.
 
 package gvkgvr
 
@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Exercise 2: build the REST path of a resource, as client-go does for every request.
+// Exercise 2: build the REST path of a resource, as client-go does for each request to one.
 //
 // The core group lives under /api, every named group under /apis/<group>:
 //

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -39,13 +40,16 @@ type APIResource struct {
 // ErrGroupNotServed is the error PreferredVersion wraps when the server has no such group.
 var ErrGroupNotServed = errors.New("the server does not serve this API group")
 
-// Exercise 4a: list every resource the server serves, once each, at its group's preferred
-// version, as `kubectl api-resources` does. Subresources (pods/log, deployments/scale) are not
-// resources of their own here.
+// Exercise 4a: list every resource the server serves, once each, as `kubectl api-resources`
+// does: at its group's preferred version when that version serves it, else at the first of the
+// group's other versions that does. Subresources (pods/log, deployments/scale) are not
+// resources of their own here. (kubectl also hides a resource that lists no verbs; this
+// cluster has none, so you need not.)
 //
 // A server whose aggregated APIs are down still answers for every other group: discovery then
 // returns the lists it has together with an error for which discovery.IsGroupDiscoveryFailedError
-// is true. kubectl prints a warning and goes on; so should you.
+// is true. kubectl api-resources still prints the lines it has, and reports the failed groups
+// after them; here, return the lines it has and no error.
 func APIResources(ctx context.Context, dc discovery.DiscoveryInterfaceWithContext) ([]APIResource, error) {
 	lists, err := dc.ServerPreferredResourcesWithContext(ctx)
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
@@ -89,16 +93,37 @@ func PreferredVersion(ctx context.Context, dc discovery.DiscoveryInterfaceWithCo
 // Exercise 4c: a discovery client that caches on disk, as kubectl's does.
 //
 // Discovery is a round of requests (two with aggregated discovery; without it, two plus one
-// per group version) and its answer rarely changes, so kubectl keeps it on disk for hours:
-// ~/.kube/cache/discovery holds the parsed answers, ~/.kube/cache/http the raw HTTP
-// responses. Keep them the same way under cacheDir: cacheDir/discovery and cacheDir/http.
+// per group version) and its answer rarely changes, so kubectl keeps it on disk for hours, in
+// two caches:
+//
+//	~/.kube/cache/discovery/<server>/   the parsed answers of one server
+//	~/.kube/cache/http/                 the raw HTTP responses, kept to be revalidated by ETag
+//
+// Two clusters serve different resources under the same group versions, so the parsed answers
+// need one folder per server: kubectl names it after the server's host and port, with ':' and
+// other characters that might not be allowed in a file name replaced ("https://127.0.0.1:6443"
+// becomes "127.0.0.1_6443"). The raw responses can share one folder, because they are filed by their
+// whole URL. Keep both the same way under cacheDir: cacheDir/discovery/<server> and
+// cacheDir/http.
 //
 // The specs count the requests sent through cfg: a second lookup, by this client or by a new
-// client on the same cacheDir (kubectl's next run), must send none.
+// client on the same cacheDir (kubectl's next run), must send none; a client for another
+// server must not answer from this server's folder.
 func NewCachedDiscovery(cfg *rest.Config, cacheDir string) (discovery.CachedDiscoveryInterfaceWithContext, error) {
 	// The trade-off of any cache: for up to ttl, a new CRD stays unknown until someone calls
-	// InvalidateWithContext (kubectl does, when it meets a kind it does not know).
+	// InvalidateWithContext (kubectl does, when it meets a name it does not know).
 	const ttl = 0 * time.Hour // no expiry
-	return disk.NewCachedDiscoveryClientForConfig(cfg,
-		filepath.Join(cacheDir, "discovery"), filepath.Join(cacheDir, "http"), ttl)
+	discoveryDir := filepath.Join(cacheDir, "discovery", serverFolder(cfg.Host))
+	return disk.NewCachedDiscoveryClientForConfig(cfg, discoveryDir, filepath.Join(cacheDir, "http"), ttl)
+}
+
+// notForFileNames matches every character that might not be allowed in a file name on some
+// operating system (Windows refuses ':'), and '/', which would make a folder of its own.
+var notForFileNames = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+
+// serverFolder names the folder of a server after its host and port, which tell two servers
+// apart: "https://127.0.0.1:6443" becomes "127.0.0.1_6443". The scheme goes: it adds nothing.
+func serverFolder(host string) string {
+	host = strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://")
+	return notForFileNames.ReplaceAllString(host, "_")
 }

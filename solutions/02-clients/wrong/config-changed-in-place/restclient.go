@@ -1,7 +1,9 @@
 // Wrong (exercise 1): it sets APIPath, GroupVersion and the serializer on the caller's config instead of a copy.
-// A rest.Config is shared: the same one builds the Clientset, the dynamic client and every
-// other client of the program. Writing core/v1 settings into it changes what the next client
-// built from it talks to. rest.CopyConfig first.
+// The config belongs to the caller, who may read it again or hand it to other code: after
+// this call it says /api and core/v1, which the caller never asked for, and another goroutine
+// building a client from it meanwhile races with these writes. client-go's own constructors
+// (kubernetes.NewForConfig, dynamic.ConfigFor) copy the config before they set anything:
+// rest.CopyConfig first.
 
 package clients
 
@@ -21,10 +23,11 @@ import (
 //	APIPath               "/api" for the core group, "/apis" for every named group
 //	GroupVersion          which group and version its requests are for (core/v1 here)
 //	NegotiatedSerializer  how to turn Go objects into JSON (or protobuf) and back
-//	UserAgent             who is asking, for the server's logs
+//	UserAgent             who is asking, for the server's logs: keep the caller's if cfg
+//	                      names one, else client-go's default
 //
-// This is exactly what kubernetes.NewForConfig does once per group version, so that
-// clientset.CoreV1() and clientset.AppsV1() each hold a RESTClient of their own.
+// kubernetes.NewForConfig sets these four once per group version, so that clientset.CoreV1()
+// and clientset.AppsV1() each hold a RESTClient of their own (all sharing one http.Client).
 //
 // cfg belongs to the caller: work on a copy and leave cfg as you found it.
 func NewCoreV1RESTClient(cfg *rest.Config) (*rest.RESTClient, error) {

@@ -1,7 +1,7 @@
-// Wrong (exercise 2): it clears resourceVersion before the Update, so the update always goes through.
-// An Update without a resourceVersion skips the server's conflict check: the competing change
-// made since the Get is silently overwritten. That lost update is exactly what optimistic
-// concurrency exists to prevent.
+// Wrong (exercise 2): it clears resourceVersion before the Update, so the update of a Deployment never meets a Conflict.
+// For Deployments, as for many built-in kinds, an Update without a resourceVersion skips the
+// server's conflict check: the competing change made since the Get is silently overwritten.
+// That lost update is exactly what optimistic concurrency exists to prevent.
 
 package clients
 
@@ -20,8 +20,9 @@ import (
 // Exercise 2: create, get, update and delete a Deployment with the Clientset.
 //
 // The Clientset is a bundle of generated, typed clients, one per group version:
-// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch and Patch,
-// all taking and returning *appsv1.Deployment. Each is a few lines on top of a RESTClient.
+// cs.AppsV1().Deployments(namespace) has Create, Get, Update, Delete, List, Watch, Patch and
+// more, all typed: Get returns a *appsv1.Deployment, List a *appsv1.DeploymentList. Each is a
+// few lines on top of a RESTClient.
 //
 // Errors from the server are *errors.StatusError values; package
 // k8s.io/apimachinery/pkg/api/errors (usually imported as apierrors) tells them apart:
@@ -48,10 +49,29 @@ func CreateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, n
 	return cs.AppsV1().Deployments(namespace).Create(ctx, deployment, metav1.CreateOptions{})
 }
 
-// Exercise 2b: get a Deployment. When it does not exist, return the server's NotFound error
-// as it is, so that callers can test it with apierrors.IsNotFound.
-func GetDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string) (*appsv1.Deployment, error) {
-	return cs.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
+// Exercise 2b: read again a Deployment you already hold a copy of.
+//
+// A name says where an object is, not which object it is: once a Deployment is deleted, anyone
+// may create another one under the same name. The UID tells them apart: the server gives every
+// object a new one when it creates it. RereadDeployment reads known's Deployment afresh:
+//
+//   - still there, with known's UID: return the server's copy and true;
+//   - gone, or its name now taken by another object (another UID): return nil and false, with no
+//     error, because "gone" is an answer, not a failure;
+//   - any other error (the server refuses you, or does not answer): return it as it is, because
+//     it says nothing about whether the Deployment exists.
+func RereadDeployment(ctx context.Context, cs kubernetes.Interface, known *appsv1.Deployment) (*appsv1.Deployment, bool, error) {
+	current, err := cs.AppsV1().Deployments(known.Namespace).Get(ctx, known.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil // gone: that is the answer
+	}
+	if err != nil {
+		return nil, false, err // Forbidden, a timeout, a 500: we do not know, so the caller decides
+	}
+	if current.UID != known.UID {
+		return nil, false, nil // the same name, but another object: ours is gone
+	}
+	return current, true, nil
 }
 
 // Exercise 2c: change a Deployment with mutate, safely when others change it too.
@@ -87,10 +107,11 @@ func UpdateDeployment(ctx context.Context, cs kubernetes.Interface, namespace, n
 // Exercise 2d: delete a Deployment, together with its ReplicaSets and their Pods.
 //
 // Deleting an owner lets the garbage collector delete what it owns; the propagation policy
-// says how: Background (delete the owner now, the children soon after), Foreground (the
-// children first, the owner last) or Orphan (keep the children). Ask for Background: say it
-// rather than rely on the server's default, which depends on the resource. A Deployment that is already gone is not an error: the
-// caller wanted it gone, and it is.
+// says how: Background (delete the owner now, the children soon after), Foreground (the owner
+// stays, marked as being deleted, until the children that block its deletion are gone) or
+// Orphan (keep the children). Ask for Background: say it rather than rely on the server's
+// default, which depends on the resource. A Deployment that is already gone is not an error:
+// the caller wanted it gone, and it is.
 func DeleteDeployment(ctx context.Context, cs kubernetes.Interface, namespace, name string) error {
 	err := cs.AppsV1().Deployments(namespace).Delete(ctx, name, metav1.DeleteOptions{
 		PropagationPolicy: ptr.To(metav1.DeletePropagationBackground),

@@ -23,10 +23,11 @@ import (
 //	APIPath               "/api" for the core group, "/apis" for every named group
 //	GroupVersion          which group and version its requests are for (core/v1 here)
 //	NegotiatedSerializer  how to turn Go objects into JSON (or protobuf) and back
-//	UserAgent             who is asking, for the server's logs
+//	UserAgent             who is asking, for the server's logs: keep the caller's if cfg
+//	                      names one, else client-go's default
 //
-// This is exactly what kubernetes.NewForConfig does once per group version, so that
-// clientset.CoreV1() and clientset.AppsV1() each hold a RESTClient of their own.
+// kubernetes.NewForConfig sets these four once per group version, so that clientset.CoreV1()
+// and clientset.AppsV1() each hold a RESTClient of their own (all sharing one http.Client).
 //
 // cfg belongs to the caller: work on a copy and leave cfg as you found it.
 func NewCoreV1RESTClient(cfg *rest.Config) (*rest.RESTClient, error) {

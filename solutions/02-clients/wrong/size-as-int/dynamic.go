@@ -1,5 +1,5 @@
 // Wrong (exercise 3): it stores spec.size as a Go int.
-// Unstructured maps hold JSON values only: int64, float64, string, bool, maps and slices.
+// Unstructured maps hold JSON values only: int64, float64, string, bool, nil, maps and slices.
 // SetNestedField deep-copies the value and panics on an int ("cannot deep copy int").
 
 package clients
@@ -26,12 +26,14 @@ import (
 //	metadata: {name: w, namespace: ns}         u.GetName(), u.GetNamespace()
 //	spec: {size: 3}                            unstructured.NestedInt64(u.Object, "spec", "size")
 //
-// That is how kubectl, the garbage collector and the namespace controller handle every kind,
-// including kinds installed long after they were compiled.
+// That is how generic tools handle any kind, including kinds installed long after they were
+// compiled (kubectl's apply --prune deletes through the dynamic client). Programs that need only
+// each object's metadata use its metadata-only sibling, k8s.io/client-go/metadata, instead:
+// the garbage collector and the namespace controller do.
 
 // widgets is the resource of the Widget kind, a custom resource the specs install with a CRD
 // (group lesson02.workshop.local, version v1, namespaced, with an integer spec.size of at
-// least 1). No Go type exists for it, so only the dynamic client can handle it.
+// least 1). No Go type exists for it, so the Clientset cannot handle it; the dynamic client can.
 var widgets = schema.GroupVersionResource{Group: "lesson02.workshop.local", Version: "v1", Resource: "widgets"}
 
 // configMaps is the resource of ConfigMaps: the core group (named ""), version v1.
@@ -65,7 +67,7 @@ func WidgetSize(ctx context.Context, dc dynamic.Interface, namespace, name strin
 	if err != nil {
 		return 0, err
 	}
-	// found tells a missing field from a zero; err says the field is there but not an integer.
+	// found tells a missing field from a zero; err says spec or spec.size has the wrong type.
 	size, found, err := unstructured.NestedInt64(widget.Object, "spec", "size")
 	if err != nil {
 		return 0, err

@@ -1,7 +1,7 @@
 // Wrong (exercise 4): the delete handler drops every object that is not a ConfigMap, tombstones included.
 // It checks the type safely, so nothing panics; but a tombstone (cache.DeletedFinalStateUnknown,
 // for a deletion the watch missed) is not a ConfigMap, so exactly the deletions most easily missed
-// are never recorded, and the object stays forever in whatever the handler feeds.
+// are never recorded, and whatever the handler feeds (a workqueue) never hears of them.
 
 package informers
 

@@ -1,7 +1,7 @@
 // Wrong (exercise 1): the list function lists ConfigMaps of every namespace, the watch only those of one.
-// A copy-paste of ConfigMaps(metav1.NamespaceAll): the store fills with other teams' ConfigMaps that
-// the watch will never update or delete, and the list's resourceVersion belongs to another
-// collection than the one watched.
+// A copy-paste of ConfigMaps(metav1.NamespaceAll): whenever the Reflector lists (a server without
+// streamed lists, or a fallback), its store fills with other teams' ConfigMaps that the watch never
+// updates or deletes, and the list's resourceVersion belongs to another collection than the watch.
 
 package informers
 

@@ -1,7 +1,7 @@
 // Wrong (exercise 1): the Reflector is given a *corev1.ConfigMapList as the example of what it stores.
 // The example object names the type of each item, not of the list: the Reflector refuses every
-// watch event whose object is not of that type, so the store never learns about any ConfigMap
-// (and with a streamed initial list, not even about the existing ones).
+// watch event whose object is not of that type, so the store never learns of a change (and with
+// a streamed initial list, not even of the ConfigMaps that already exist).
 
 package informers
 

@@ -1,7 +1,7 @@
 // Wrong (exercise 4): the factory is started before the ConfigMap informer is asked for.
 // Start runs only the informers requested from the factory so far: this one is created after
 // it and never runs. Its cache stays empty, WaitForCacheSync has nothing to wait for, and a
-// wait for the handler's registration never ends.
+// wait for the handler's registration lasts until the context ends.
 
 package informers
 

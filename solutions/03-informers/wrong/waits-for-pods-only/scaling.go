@@ -25,17 +25,35 @@ import (
 // node's kubelet reports the Pod's status. Every one of those writes is an event for whoever
 // watches. Run the specs with -ginkgo.v to see the counts, and the README for why they are what
 // they are.
+
+// Exercise 5a: one event handler for any kind of object, for the type-safe informers.
+//
+// A type-safe informer (TypedInformer()) hands its handler the typed object (a *corev1.Pod, say)
+// on add and update. On delete it hands over a cache.DeletedObject[T]: the deleted object when
+// the watch reported the deletion, and a tombstone when a relist found the object gone. Then the
+// object it carries is the last state the cache held, which may be stale, or missing altogether.
+//
+// RecordEvents returns a handler that records each notification in rec as "add <kind>
+// <namespace>/<name>", "update <kind> <namespace>/<name>" or "delete <kind> <namespace>/<name>",
+// <kind> being the kind it is given ("Pod", "ReplicaSet"). It must record every deletion under
+// the key the object had in the cache, tombstones included.
+func RecordEvents[T cache.Object](rec *Recorder, kind string) cache.TypedResourceEventHandler[T] {
+	key := func(obj T) string { return cache.NewObjectName(obj.GetNamespace(), obj.GetName()).String() }
+	return cache.TypedResourceEventHandlerFuncs[T]{
+		AddFunc:    func(obj T) { rec.Record("add " + kind + " " + key(obj)) },
+		UpdateFunc: func(_, newObj T) { rec.Record("update " + kind + " " + key(newObj)) },
+		// GetKey works whether or not the DeletedObject carries the object (OptionalObj may be
+		// nil): for a tombstone it is the key the cache held the object under.
+		DeleteFunc: func(obj cache.DeletedObject[T]) { rec.Record("delete " + kind + " " + obj.GetKey()) },
+	}
+}
+
+// Exercise 5b: count what the ReplicaSet and Pod informers of one factory tell their handlers.
 //
 // CountDeploymentEvents starts informers, from one SharedInformerFactory, for the ReplicaSets
-// and the Pods of namespace that match selector, and records in rec every notification they
-// deliver, as "add ReplicaSet <namespace>/<name>", "update Pod <namespace>/<name>", "delete Pod
-// <namespace>/<name>" and so on. It returns once both informers have synced and both handlers
-// have been told about every object of the initial lists; the informers run until ctx is
-// cancelled.
-//
-// Use the type-safe informers this time (TypedInformer()): their handlers get the typed object
-// (a *corev1.Pod, say), and on delete a cache.DeletedObject[T] that has a key even when it
-// carries no object.
+// and the Pods of namespace that match selector, each with a RecordEvents handler that records in
+// rec. It returns once both informers have synced and both handlers have been told about every
+// object of the initial lists; the informers run until ctx is cancelled.
 func CountDeploymentEvents(ctx context.Context, client kubernetes.Interface, namespace, selector string, rec *Recorder) error {
 	factory := kubeinformers.NewSharedInformerFactoryWithOptions(client, 0,
 		kubeinformers.WithNamespace(namespace),
@@ -43,11 +61,11 @@ func CountDeploymentEvents(ctx context.Context, client kubernetes.Interface, nam
 	)
 	logger := klog.FromContext(ctx)
 	options := cache.HandlerOptions{Logger: &logger}
-	_, err := factory.Apps().V1().ReplicaSets().TypedInformer().AddTypedEventHandler(recordAs[*appsv1.ReplicaSet](rec, "ReplicaSet"), options)
+	_, err := factory.Apps().V1().ReplicaSets().TypedInformer().AddTypedEventHandler(RecordEvents[*appsv1.ReplicaSet](rec, "ReplicaSet"), options)
 	if err != nil {
 		return err
 	}
-	pods, err := factory.Core().V1().Pods().TypedInformer().AddTypedEventHandler(recordAs[*corev1.Pod](rec, "Pod"), options)
+	pods, err := factory.Core().V1().Pods().TypedInformer().AddTypedEventHandler(RecordEvents[*corev1.Pod](rec, "Pod"), options)
 	if err != nil {
 		return err
 	}
@@ -58,15 +76,4 @@ func CountDeploymentEvents(ctx context.Context, client kubernetes.Interface, nam
 		return fmt.Errorf("the informers did not sync: %w", context.Cause(ctx))
 	}
 	return nil
-}
-
-// recordAs is one handler for any kind: the type-safe informer has already cast each object to
-// T, and turned tombstones into a cache.DeletedObject[T] whose key is always known.
-func recordAs[T cache.Object](rec *Recorder, kind string) cache.TypedResourceEventHandlerFuncs[T] {
-	key := func(obj T) string { return cache.NewObjectName(obj.GetNamespace(), obj.GetName()).String() }
-	return cache.TypedResourceEventHandlerFuncs[T]{
-		AddFunc:    func(obj T) { rec.Record("add " + kind + " " + key(obj)) },
-		UpdateFunc: func(_, newObj T) { rec.Record("update " + kind + " " + key(newObj)) },
-		DeleteFunc: func(obj cache.DeletedObject[T]) { rec.Record("delete " + kind + " " + obj.GetKey()) },
-	}
 }

@@ -1,7 +1,7 @@
 // Wrong (exercise 1): the watch function ignores the options it is given and watches with empty ListOptions.
 // Without the resourceVersion the watch starts "now" and first replays every existing object as
-// ADDED, and without allowWatchBookmarks or sendInitialEvents the Reflector's protocol breaks: a
-// controller would see its whole namespace re-added on every rewatch, every five to ten minutes.
+// ADDED. Without sendInitialEvents and allowWatchBookmarks, the Reflector's streamed initial list
+// never gets the bookmark that ends it: the store stays empty while the Reflector waits.
 
 package informers
 

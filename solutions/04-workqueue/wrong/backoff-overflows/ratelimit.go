@@ -1,7 +1,9 @@
 // Wrong (exercise 2): the delay is Base shifted left by the failure count, capped only from above.
-// Base << n overflows int64 after some 30 failures of a 1 s base (and becomes 0 after 64): the
-// wrapped delay is negative or tiny, slips under the cap, and the queue retries the item at once.
-// The object that has failed the longest is retried in a hot loop, exactly when backoff matters.
+// Base << n wraps around once Base × 2^n no longer fits in an int64 of nanoseconds: for a 1 s
+// base from n = 34 (the 35th failure in a row), where it turns negative, and from n = 55 on it
+// is exactly 0 (a second is 2^9 × 5^9 ns: 55 doublings shift every 1 bit out). A negative or
+// tiny delay slips under the cap, and the queue retries the item at once: the object that has
+// failed the longest is retried in a hot loop, exactly when backoff matters.
 
 package queues
 

@@ -33,8 +33,8 @@ import (
 //	informer --event--> handler --key--> queue --key--> worker --> sync --> API server
 //
 // Handlers do not do the work: they put the object's key (namespace and name) in the queue.
-// Many events for one object collapse into one key, and sync always reads the object's latest
-// state from the informer's cache, so it does not matter which event brought the key.
+// Many events for one object collapse into one key, and sync reads the latest state of the
+// object the informer's cache holds, so it does not matter which event brought the key.
 //
 // The specs play the part of main: they make a SharedInformerFactory for their namespace, call
 // NewController (which registers the handlers), start the factory, then call Run.
@@ -105,8 +105,9 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 
 	<-ctx.Done()
 	logger.Info("Stopping workers")
-	// Shutting down makes every worker's Get return "shutdown"; a worker busy with a key
-	// finishes it first (its API calls fail fast now that ctx is done).
+	// Shutting down makes every worker's Get return "shutdown" once the queue is empty:
+	// keys still queued, and the key a worker holds, are finished first (their API calls
+	// fail fast now that ctx is done).
 	c.queue.ShutDown()
 	running.Wait()
 	return nil
@@ -144,7 +145,8 @@ func (c *Controller) sync(ctx context.Context, key cache.ObjectName) error {
 		configMap.Annotations = map[string]string{}
 	}
 	configMap.Annotations[ChecksumAnnotation] = sum
-	// A Conflict here means the cache was behind the server; the retry reads the newer copy.
+	// A Conflict here means the cache was behind the server: the key is retried, and a later
+	// sync reads the newer copy once the cache has it.
 	_, err = c.client.CoreV1().ConfigMaps(configMap.Namespace).Update(ctx, configMap, metav1.UpdateOptions{})
 	return err
 }

@@ -1,6 +1,7 @@
 // Wrong (exercise 1): giving up on an item does not Forget it.
-// The limiter keeps its failure count: when an event brings the item back later, its first
-// failure already waits the longest delay, and the worker gives up on it after one try.
+// The limiter keeps its failure count: when an event brings the item back later and its sync
+// fails again, NumRequeues is already MaxRetries, so the worker gives up on it at once, without
+// a single retry.
 
 package queues
 
@@ -11,7 +12,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 )
 
-// Exercise 1: the worker loop, the heart of every client-go controller.
+// Exercise 1: the worker loop, the heart of a client-go controller.
 //
 // Event handlers only Add keys to the queue. Workers take them off one at a time and call
 // sync, the function that makes the cluster match what the key's object asks for. A worker
@@ -37,7 +38,8 @@ import (
 // as being processed, so Done must run even when sync panics.
 
 // MaxRetries is how many times a failing item is retried (after its first try) before the
-// worker gives up on it. An informer event or a resync will bring the item back later.
+// worker gives up on it. An informer event, or a resync if the informer has a resync period,
+// can bring the item back later.
 const MaxRetries = 5
 
 // ProcessNextItem takes the next item off queue, hands it to sync, and tells the queue how it

@@ -19,9 +19,9 @@ import (
 // Exercise 2: register your own kind, Gadget (gadget_types.go), in two versions of its group,
 // with the functions that convert one version into the other.
 //
-// Every API package, built-in or custom, ends with the same few lines: its GroupVersion, a
-// SchemeBuilder that collects the functions adding its types, and AddToScheme, the one function
-// other code calls to teach a Scheme those types. k8s.io/api/core/v1 has them (register.go),
+// An API package, built-in or custom, ends by convention with the same few lines: its
+// GroupVersion, a SchemeBuilder that collects the functions adding its types, and AddToScheme,
+// the one function other code calls to teach a Scheme those types. k8s.io/api/core/v1 has them (register.go),
 // and so will every operator you write (kubebuilder puts them in groupversion_info.go).
 //
 // A kind can exist in several versions of its group. The Scheme then holds one Go type per
@@ -49,8 +49,8 @@ func addKnownTypes(s *runtime.Scheme) error {
 	s.AddKnownTypes(GroupVersion, &Gadget{}, &GadgetList{})
 	// Here the Go type name is not the kind's name, so the kind is given in full.
 	s.AddKnownTypeWithName(GroupVersionV1alpha1.WithKind("Gadget"), &GadgetV1alpha1{})
-	// Without the shared kinds, a client could not send CreateOptions or ListOptions to these
-	// group versions, nor decode the WatchEvents a watch on Gadgets streams back.
+	// Without the shared kinds, a client could not turn CreateOptions or ListOptions into query
+	// parameters for these group versions.
 	metav1.AddToGroupVersion(s, GroupVersion)
 	metav1.AddToGroupVersion(s, GroupVersionV1alpha1)
 	return nil
@@ -65,9 +65,13 @@ func addConversionFuncs(s *runtime.Scheme) error {
 	})
 }
 
-// convertV1alpha1ToV1 fills out from in. Everything but the parts is the same in both versions.
-// The Scheme sets apiVersion and kind on the result itself. The map is copied because
-// Scheme.Convert hands over its input as it is (ConvertToVersion converts a deep copy).
+// convertV1alpha1ToV1 fills out from in. Everything but the parts is the same in both versions:
+// v1alpha1's "spring,gear" is v1's ["spring", "gear"], and "" is no parts at all.
+// apiVersion and kind are not this function's job: Scheme.ConvertToVersion sets them on the
+// object it returns (Scheme.Convert does not: it fills out and nothing more).
+//
+// The metadata and the map are copied because Scheme.Convert hands over its input as it is
+// (ConvertToVersion converts a deep copy, so there sharing would be harmless).
 func convertV1alpha1ToV1(in *GadgetV1alpha1, out *Gadget) {
 	out.ObjectMeta = *in.ObjectMeta.DeepCopy()
 	out.Spec.Color = in.Spec.Color

@@ -1,7 +1,7 @@
 // Wrong (exercise 1): it writes defaultPod but never registers it in the Scheme, so Default does nothing to a Pod.
 // Scheme.Default looks the object's Go type up in the functions registered with
 // AddTypeDefaultingFunc; a function no Scheme knows is never called, and nothing says so: Default
-// on an unknown type silently does nothing.
+// on a type without a function silently does nothing, and so do the decoders that default.
 
 package scheme
 
@@ -28,13 +28,13 @@ import (
 // built-in group already added; the specs compare yours with it.
 //
 // Besides the two maps, a Scheme holds a defaulting function per Go type (AddTypeDefaultingFunc),
-// which Scheme.Default runs, and which the codecs run when they decode to a version. The API
-// server's Scheme holds one for Pods, which fills in restartPolicy, imagePullPolicy and the
-// rest when a request leaves them out. k8s.io/api registers none: client-go's scheme knows
-// every kind and defaults nothing.
+// which Scheme.Default runs, and which the codecs' defaulting decoders run on what they decode.
+// The API server's Scheme holds one for Pods, which fills in restartPolicy, imagePullPolicy and
+// the rest when a request leaves them out, and one for PodLists, which defaults each Pod in it.
+// k8s.io/api registers none: client-go's scheme knows every kind and defaults nothing.
 
 // NewCoreScheme returns a new Scheme that knows the kinds of core/v1, and nothing else, and
-// defaults Pods with defaultPod.
+// defaults Pods with defaultPod, whether a Pod comes alone or in a PodList.
 func NewCoreScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	// AddToScheme also registers the kinds every group version shares (ListOptions, WatchEvent...).
@@ -45,20 +45,42 @@ func NewCoreScheme() (*runtime.Scheme, error) {
 }
 
 // defaultPod fills in three of the fields the API server fills in when a Pod leaves them out,
-// with the same values: restartPolicy, terminationGracePeriodSeconds and, in each container,
-// imagePullPolicy. A field that is set keeps its value.
+// with the same values: restartPolicy, terminationGracePeriodSeconds and, in each container and
+// init container, imagePullPolicy. A field that is set keeps its value, but for one: a negative
+// grace period, which the API server turns into 1 second.
 func defaultPod(pod *corev1.Pod) {
 	if pod.Spec.RestartPolicy == "" {
 		pod.Spec.RestartPolicy = corev1.RestartPolicyAlways
 	}
-	// A pointer field is "not set" when nil: 0 is a value someone chose (kill at once).
-	if pod.Spec.TerminationGracePeriodSeconds == nil {
-		period := int64(corev1.DefaultTerminationGracePeriodSeconds)
-		pod.Spec.TerminationGracePeriodSeconds = &period
+	defaultGracePeriod(pod)
+	// Init containers pull images too. (So do ephemeral containers, but they are added later,
+	// through a subresource, and have a type of their own.)
+	defaultPullPolicies(pod.Spec.InitContainers)
+	defaultPullPolicies(pod.Spec.Containers)
+}
+
+// defaultGracePeriod gives the Pod the API server's grace period. A pointer field is "not set"
+// when nil: 0 is a value someone chose (kill at once), and it stays. A negative value is the one
+// value the API server replaces: SetDefaults_Pod (k8s.io/kubernetes, pkg/apis/core/v1/defaults.go)
+// turns it into 1 second, on a Pod only, before validation, which refuses negative grace periods.
+func defaultGracePeriod(pod *corev1.Pod) {
+	period := pod.Spec.TerminationGracePeriodSeconds
+	switch {
+	case period == nil:
+		seconds := int64(corev1.DefaultTerminationGracePeriodSeconds)
+		pod.Spec.TerminationGracePeriodSeconds = &seconds
+	case *period < 0:
+		seconds := int64(1)
+		pod.Spec.TerminationGracePeriodSeconds = &seconds
 	}
+}
+
+// defaultPullPolicies sets imagePullPolicy where it is empty: Always for the tag latest (which is
+// what an image without tag or digest means), IfNotPresent otherwise.
+func defaultPullPolicies(containers []corev1.Container) {
 	// Index into the slice: `for _, c := range` would default copies of the containers.
-	for i := range pod.Spec.Containers {
-		c := &pod.Spec.Containers[i]
+	for i := range containers {
+		c := &containers[i]
 		if c.ImagePullPolicy != "" {
 			continue
 		}

@@ -1,7 +1,11 @@
 // Wrong (exercise 4): it takes the kind from the object's own TypeMeta instead of asking the Scheme.
 // Typed clients and informers clear apiVersion and kind as they decode, so a typed object usually
-// has an empty TypeMeta, and the Unstructured comes out without a kind: the dynamic client and
-// every codec refuse it. Only the Scheme knows a typed object's kind for sure, by its Go type.
+// has an empty TypeMeta, and the Unstructured comes out without them. Nothing stops it early: the
+// dynamic client and the codecs send such a map as it is. What happens next depends on the reader:
+// the API server fills a built-in kind in from the URL it was POSTed to, but answers a custom
+// resource with "Object 'Kind' is missing"; controller-runtime's client cannot even tell which
+// resource to send it to (its Scheme refuses an Unstructured without a kind). Only the Scheme
+// knows a typed object's kind for sure, by its Go type.
 
 package scheme
 
@@ -14,16 +18,18 @@ import (
 //
 // An Unstructured is an object as a map[string]any, the shape of its JSON: what the dynamic
 // client reads and writes, for any kind, with no Go type. runtime.DefaultUnstructuredConverter
-// turns a typed object into that map and back, field by field, without going through JSON.
+// turns a typed object into that map and back, field by field by reflection, not through a JSON
+// round trip of the whole object (a field type can write itself: metav1.Time has a
+// ToUnstructured method, and a type with only a JSON marshaler of its own goes through that).
 //
 // The converter copies only what is in the struct. A typed object fresh from a typed client has
 // an empty TypeMeta, so its map has no apiVersion and no kind. The API server would fill them in
 // from the URL for a built-in kind, but it refuses a custom resource without them, and
 // controller-runtime's client cannot even tell which resource to send a map that does not say
 // what it is. The Scheme knows: controller-runtime's apiutil.GVKForObject (package
-// sigs.k8s.io/controller-runtime/pkg/client/apiutil) asks it, and is what controller-runtime's
-// client calls before every request. Set the kind on the Unstructured, never on obj: obj may be
-// shared, as an object from an informer's cache is.
+// sigs.k8s.io/controller-runtime/pkg/client/apiutil) asks it, and controller-runtime's client
+// calls it for every object it is handed. Set the kind on the Unstructured, not on obj: obj may
+// be shared, as an object from an informer's cache is.
 
 // ToUnstructured converts a typed object to an Unstructured with apiVersion and kind set. obj
 // itself is left as it was, never written to, not even for a moment.
@@ -35,7 +41,8 @@ func ToUnstructured(s *runtime.Scheme, obj runtime.Object) (*unstructured.Unstru
 	if err != nil {
 		return nil, err
 	}
-	// The map is a deep copy: setting the kind on it leaves obj's TypeMeta untouched.
+	// For a typed object the converter builds a new map: setting the kind on it leaves obj's
+	// TypeMeta untouched.
 	u := &unstructured.Unstructured{Object: content}
 	u.SetGroupVersionKind(gvk)
 	return u, nil

@@ -23,10 +23,12 @@ import (
 //	bytes --apiVersion, kind--> Scheme.New(gvk) --> fill the fields --> typed object
 //	typed object --Scheme.ObjectKinds--> set apiVersion, kind --> bytes
 //
-// Only kinds the Scheme knows can be decoded or encoded.
+// Decoding without a target object (Decode(data, nil, nil)), and encoding through a versioning
+// encoder, work only for kinds the Scheme knows.
 
 // Decode turns one YAML or JSON document into the typed object its apiVersion and kind name,
-// as kubectl does with a manifest: a *corev1.ConfigMap for "apiVersion: v1, kind: ConfigMap".
+// as a program that reads manifests into Go structs does: a *corev1.ConfigMap for
+// "apiVersion: v1, kind: ConfigMap". (kubectl apply reads them into Unstructured instead.)
 //
 // A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is
 // true; a document without a kind, one for which runtime.IsMissingKind is true.
@@ -39,8 +41,8 @@ func Decode(s *runtime.Scheme, data []byte) (runtime.Object, error) {
 
 // EncodeJSON writes obj as JSON with apiVersion and kind set, even when obj's own TypeMeta is
 // empty, as it is for objects a typed client returns. obj itself is left as it was: it may be
-// shared (an informer's cache hands the same object to everyone), so never write to it, not
-// even for a moment: another goroutine may be reading it at that moment.
+// shared (an informer's cache hands the same object to every reader), so never write to it,
+// not even for a moment: another goroutine may be reading it at that moment.
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {

@@ -1,7 +1,8 @@
 // Wrong (exercise 3): it encodes with the plain JSON serializer, so the JSON has no apiVersion and no kind.
 // The serializer writes the struct as it is, and a typed object from a typed client has an empty
-// TypeMeta. Only the versioning encoder (EncoderForVersion) asks the Scheme for the kind and puts
-// it in the output; without it, a reader of the JSON cannot tell what the object is.
+// TypeMeta. An encoder that asks the Scheme for the kind, such as the versioning encoder from
+// EncoderForVersion, puts it in the output; without one, a reader of the JSON cannot tell what
+// the object is.
 
 package scheme
 
@@ -23,10 +24,12 @@ import (
 //	bytes --apiVersion, kind--> Scheme.New(gvk) --> fill the fields --> typed object
 //	typed object --Scheme.ObjectKinds--> set apiVersion, kind --> bytes
 //
-// Only kinds the Scheme knows can be decoded or encoded.
+// Decoding without a target object (Decode(data, nil, nil)), and encoding through a versioning
+// encoder, work only for kinds the Scheme knows.
 
 // Decode turns one YAML or JSON document into the typed object its apiVersion and kind name,
-// as kubectl does with a manifest: a *corev1.ConfigMap for "apiVersion: v1, kind: ConfigMap".
+// as a program that reads manifests into Go structs does: a *corev1.ConfigMap for
+// "apiVersion: v1, kind: ConfigMap". (kubectl apply reads them into Unstructured instead.)
 //
 // A kind the Scheme does not know gives an error for which runtime.IsNotRegisteredError is
 // true; a document without a kind, one for which runtime.IsMissingKind is true.
@@ -39,8 +42,8 @@ func Decode(s *runtime.Scheme, data []byte) (runtime.Object, error) {
 
 // EncodeJSON writes obj as JSON with apiVersion and kind set, even when obj's own TypeMeta is
 // empty, as it is for objects a typed client returns. obj itself is left as it was: it may be
-// shared (an informer's cache hands the same object to everyone), so never write to it, not
-// even for a moment: another goroutine may be reading it at that moment.
+// shared (an informer's cache hands the same object to every reader), so never write to it,
+// not even for a moment: another goroutine may be reading it at that moment.
 //
 // A Go type the Scheme does not know gives an error for which runtime.IsNotRegisteredError is true.
 func EncodeJSON(s *runtime.Scheme, obj runtime.Object) ([]byte, error) {

@@ -1,7 +1,7 @@
 // Wrong (exercise 2): CreateAndRead returns the object Create filled in, without waiting for the cache.
-// The caller gets the right object, but the cache has not seen it yet: the next cached Get or
-// List in this process (a reconciler deciding whether to create it again, say) still says it
-// does not exist, and the program creates a duplicate or fails with AlreadyExists.
+// The caller gets the right object, but the cache may not have seen it yet: the next cached Get
+// or List in this process (a reconciler deciding whether to create it again, say) may still say
+// it does not exist, and the program creates a duplicate or fails with AlreadyExists.
 
 package managers
 
@@ -16,10 +16,11 @@ import (
 
 // Exercise 2: the cached client and the API reader.
 //
-// mgr.GetClient() reads from the manager's cache (an informer per kind, lesson 03) and writes
-// to the API server. A read costs no request, which is why a controller can afford to read
-// everything it needs on every reconcile. The price: the cache is always a little behind. It
-// learns about a change only when the watch event arrives, after the write has returned.
+// mgr.GetClient() reads typed objects such as *corev1.ConfigMap from the manager's cache (an
+// informer per kind, lesson 03) and writes to the API server. A read costs no request, which
+// is why a controller can afford to read everything it needs on every reconcile. The price:
+// the cache may be behind the server. It learns about a change only when its informer hears
+// of it (a watch event, or a new list), which is usually after the write has returned.
 //
 // mgr.GetAPIReader() reads from the API server every time: one request per read, and the
 // server's truth at that moment.
@@ -53,10 +54,12 @@ const cachePollInterval = 10 * time.Millisecond
 
 // Exercise 2c: create a ConfigMap, and return it once the manager's cache has it, so that the
 // caller (and any later cached read in this process) finds it. This is read-your-writes on
-// top of a cache: the create returns before the watch event arrives, so a cached read right
-// after it may well say NotFound.
+// top of a cache: the create usually returns before the watch event arrives, so a cached read
+// right after it may well say NotFound.
 //
-// Send one request only: the create. Wait for the cache, not for the server.
+// Send one request only: the create. Wait for the cache, not for the server. Waiting makes
+// sense only while the cache says NotFound: any other error (a ConfigMap in a namespace the
+// cache does not cover, say) will not go away by asking again.
 func CreateAndRead(ctx context.Context, mgr manager.Manager, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
 	// Writes always go to the API server; Create fills cm in with what the server stored.
 	if err := mgr.GetClient().Create(ctx, cm); err != nil {

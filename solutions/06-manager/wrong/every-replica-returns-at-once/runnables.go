@@ -13,9 +13,10 @@ import (
 )
 
 // Lease timings for exercise 4: short, so a spec sees a handover in seconds (the defaults are
-// 15 s, 10 s and 2 s). The leader renews its Lease every RetryPeriod, gives up leading if it
-// cannot renew for RenewDeadline, and the others take over LeaseDuration after the last
-// renewal they saw.
+// 15 s, 10 s and 2 s). The leader renews its Lease every RetryPeriod and gives up leading if it
+// cannot renew for RenewDeadline; the others take over once LeaseDuration has passed since the
+// last renewal they saw. client-go refuses timings unless
+// LeaseDuration > RenewDeadline > 1.2 × RetryPeriod.
 const (
 	LeaseDuration = 4 * time.Second
 	RenewDeadline = 3 * time.Second
@@ -49,11 +50,12 @@ func (r everyReplica) Start(_ context.Context) error {
 }
 
 // NeedLeaderElection implements manager.LeaderElectionRunnable: false puts the runnable in
-// the group the manager starts right after its caches, on every replica.
+// the group the manager starts right after its caches have synced, on every replica.
 func (everyReplica) NeedLeaderElection() bool { return false }
 
 // Exercise 4b: a Runnable for work that every replica does, leader or not (filling a cache,
-// serving an endpoint). The manager starts it as soon as it starts.
+// serving an endpoint). The manager starts it on every replica, after its servers and caches
+// (once the caches have synced), and before it even tries to get the lead.
 func OnEveryReplica(started func()) manager.Runnable {
 	return everyReplica{started: started}
 }
@@ -61,10 +63,13 @@ func OnEveryReplica(started func()) manager.Runnable {
 // Exercise 4c: options for a manager that is one of several replicas: only the one holding
 // the Lease named id in namespace leads.
 //
-// When the leader stops, it should hand over at once (release the Lease) instead of letting
-// the others wait LeaseDuration for it to expire. That is safe only because the process exits
-// right after its manager stops, so nothing it started keeps running.
-func WithLeaderElection(opts manager.Options, namespace, id string) manager.Options {
+// When the leader stops, it may hand over at once (release the Lease) instead of letting the
+// others wait until the Lease expires. That is safe only if the process exits right after its
+// manager stops: a process that carries on may still be running leader-only work when the
+// next leader starts its own. exitsWhenStopped says whether this program does.
+func WithLeaderElection(opts manager.Options, namespace, id string, exitsWhenStopped bool) manager.Options {
+	// The three timings go together: leave one out and the manager uses its default for it,
+	// which may break client-go's rules or slow every renewal and handover down.
 	leaseDuration, renewDeadline, retryPeriod := LeaseDuration, RenewDeadline, RetryPeriod
 	opts.LeaderElection = true
 	opts.LeaderElectionID = id
@@ -72,6 +77,7 @@ func WithLeaderElection(opts manager.Options, namespace, id string) manager.Opti
 	opts.LeaseDuration = &leaseDuration
 	opts.RenewDeadline = &renewDeadline
 	opts.RetryPeriod = &retryPeriod
-	opts.LeaderElectionReleaseOnCancel = true
+	// Release only when nothing this process started can outlive its manager.
+	opts.LeaderElectionReleaseOnCancel = exitsWhenStopped
 	return opts
 }

@@ -18,10 +18,11 @@ import (
 
 // Exercise 2: the cached client and the API reader.
 //
-// mgr.GetClient() reads from the manager's cache (an informer per kind, lesson 03) and writes
-// to the API server. A read costs no request, which is why a controller can afford to read
-// everything it needs on every reconcile. The price: the cache is always a little behind. It
-// learns about a change only when the watch event arrives, after the write has returned.
+// mgr.GetClient() reads typed objects such as *corev1.ConfigMap from the manager's cache (an
+// informer per kind, lesson 03) and writes to the API server. A read costs no request, which
+// is why a controller can afford to read everything it needs on every reconcile. The price:
+// the cache may be behind the server. It learns about a change only when its informer hears
+// of it (a watch event, or a new list), which is usually after the write has returned.
 //
 // mgr.GetAPIReader() reads from the API server every time: one request per read, and the
 // server's truth at that moment.
@@ -55,10 +56,12 @@ const cachePollInterval = 10 * time.Millisecond
 
 // Exercise 2c: create a ConfigMap, and return it once the manager's cache has it, so that the
 // caller (and any later cached read in this process) finds it. This is read-your-writes on
-// top of a cache: the create returns before the watch event arrives, so a cached read right
-// after it may well say NotFound.
+// top of a cache: the create usually returns before the watch event arrives, so a cached read
+// right after it may well say NotFound.
 //
-// Send one request only: the create. Wait for the cache, not for the server.
+// Send one request only: the create. Wait for the cache, not for the server. Waiting makes
+// sense only while the cache says NotFound: any other error (a ConfigMap in a namespace the
+// cache does not cover, say) will not go away by asking again.
 func CreateAndRead(ctx context.Context, mgr manager.Manager, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
 	// Writes always go to the API server; Create fills cm in with what the server stored.
 	if err := mgr.GetClient().Create(ctx, cm); err != nil {
@@ -67,11 +70,14 @@ func CreateAndRead(ctx context.Context, mgr manager.Manager, cm *corev1.ConfigMa
 	var read *corev1.ConfigMap
 	err := wait.PollUntilContextCancel(ctx, cachePollInterval, true, func(ctx context.Context) (bool, error) {
 		got, err := ReadCached(ctx, mgr, client.ObjectKeyFromObject(cm))
-		if apierrors.IsNotFound(err) {
-			return false, nil // the watch event has not arrived yet
+		switch {
+		case apierrors.IsNotFound(err):
+			return false, nil // the watch event has not arrived yet: look again
+		case err != nil:
+			return false, err // waiting will not fix this: stop polling
 		}
 		read = got
-		return err == nil, err
+		return true, nil
 	})
 	return read, err
 }

@@ -15,13 +15,14 @@ import (
 
 // UsesConfigMapField names the field index of exercise 3: the names of the ConfigMaps a Pod
 // uses. It is not a field of the Pod: it is computed from the Pod by your index function, and
-// a List asks for it with client.MatchingFields{UsesConfigMapField: "settings"}.
+// a List asks for it by this name in a field selector, as if it were a field.
 const UsesConfigMapField = "usesConfigMap"
 
 // Exercise 3a: a field index on the manager's cache: for each Pod, the names of the
-// ConfigMaps it uses, through a volume (Volumes[].ConfigMap), through envFrom
-// (Containers[].EnvFrom[].ConfigMapRef) or through one variable
-// (Containers[].Env[].ValueFrom.ConfigMapKeyRef).
+// ConfigMaps it uses, through a volume (Volumes[].ConfigMap), or in any of its containers
+// through envFrom (Containers[].EnvFrom[].ConfigMapRef) or through one variable
+// (Containers[].Env[].ValueFrom.ConfigMapKeyRef). (A complete index would also look at init
+// containers and projected volumes; this lesson leaves them out to stay short.)
 //
 // This is the indexer of lesson 03 (cache.Indexers on a SharedIndexInformer), wrapped:
 // controller-runtime registers your function on the Pod informer, and its cache answers a
@@ -36,7 +37,8 @@ func IndexPodsByConfigMap(ctx context.Context, mgr manager.Manager) error {
 }
 
 // configMapsUsedBy returns the names of the ConfigMaps a Pod's volumes and containers use.
-// A name may appear twice; the index keeps the Pod once under it.
+// A name may appear twice; the index keeps the Pod once under it. Most references are nil
+// pointers (a volume of another kind, a variable with a plain value): check before following.
 func configMapsUsedBy(pod *corev1.Pod) []string {
 	var names []string
 	for _, v := range pod.Spec.Volumes {
@@ -60,7 +62,9 @@ func configMapsUsedBy(pod *corev1.Pod) []string {
 }
 
 // Exercise 3b: the Pods of one namespace that use a ConfigMap, answered from the cache's index.
-// A controller that reacts to ConfigMap changes asks exactly this to find the Pods to act on.
+// A controller that reacts to ConfigMap changes asks this to find the Pods to act on. When the
+// reader cannot answer (no such index, a cache not started), say so: "no Pods" would be a
+// wrong answer that nobody notices.
 func PodsUsingConfigMap(ctx context.Context, reader client.Reader, namespace, configMap string) ([]corev1.Pod, error) {
 	var pods corev1.PodList
 	err := reader.List(ctx, &pods, client.InNamespace(namespace), client.MatchingFields{UsesConfigMapField: configMap})

@@ -1,6 +1,6 @@
 // Wrong (exercise 1): ConfigMaps are cached without the label selector.
 // Every ConfigMap of the namespace is listed, watched and kept in memory, though the program
-// cares only about the labelled ones; in a namespace with many large ConfigMaps that is most of
+// cares only about the labelled ones; in a namespace with many large ConfigMaps that can be most of
 // the process's memory, and the client "finds" ConfigMaps the program should ignore.
 
 package managers
@@ -20,30 +20,31 @@ const WatchedLabel = "lesson06.workshop.local/watched"
 
 // Exercise 1: a Manager for one namespace.
 //
-// manager.New builds everything a controller needs from one rest.Config: a Scheme, a
-// RESTMapper, a cache (informers, lesson 03), a client that reads from that cache and writes
-// to the API server, and the servers a Pod needs (metrics, health probes). Its defaults suit
-// one process in one Pod; here they would get in the way:
+// manager.New builds everything a controller needs from one rest.Config: a RESTMapper, a cache
+// (informers, lesson 03), a client that reads from that cache and writes to the API server,
+// and the servers a Pod needs (metrics, health probes), all typed through one Scheme. Its
+// defaults suit one process in one Pod; here they would get in the way:
 //
 //   - the default Scheme is client-go's global scheme.Scheme, shared by every package of the
-//     process: anything one package registers, all see. Give the manager a Scheme of its own.
-//   - the metrics server binds :8080 by default. Two learners (or two specs) on one machine
-//     would fight over that port. Switch it off ("0"), and the health probe server too.
+//     process: anything one package registers, all see. Give the manager a Scheme of its own
+//     that still knows every built-in kind a controller may read (Pods, Deployments, Leases).
+//   - the metrics server binds :8080 unless told otherwise. Two learners (or two specs) on one
+//     machine would fight over that port. Switch it off. (The health probe server is off
+//     already: it serves only when given an address, exercise 5.)
 //   - the cache lists and watches every namespace by default. Limit it to namespace.
 //   - it caches every ConfigMap. Limit ConfigMaps (and only ConfigMaps) to those labelled
 //     WatchedLabel=true; every other kind stays unfiltered within the namespace.
 //
 // The specs start your manager, then ask its client what it sees.
 func NewManager(cfg *rest.Config, namespace string) (manager.Manager, error) {
-	// A Scheme of our own: the built-in kinds, and nothing another package added.
+	// A Scheme of our own: every kind client-go knows, and nothing another package added.
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
 	return manager.New(cfg, manager.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"}, // "0" switches it off
-		HealthProbeBindAddress: "0",
+		Scheme:  scheme,
+		Metrics: metricsserver.Options{BindAddress: "0"}, // "0" switches it off; "" means :8080
 		Cache: cache.Options{
 			// Only this namespace is listed and watched, for every kind.
 			DefaultNamespaces: map[string]cache.Config{namespace: {}},

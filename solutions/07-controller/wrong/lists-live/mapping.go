@@ -23,12 +23,14 @@ import (
 //
 // A source ConfigMap that names a namespace which does not exist yet gets no mirror there
 // (exercise 1 skips it). When that namespace appears, nothing happens to the ConfigMap, so no
-// ConfigMap event will ever reconcile it. The controller must also watch Namespaces and map a
-// new namespace to the ConfigMaps that want to be mirrored into it.
+// ConfigMap event reconciles it: the mirror would wait for the next change to the source's data
+// or targets, or a restart of the controller. The controller must also watch Namespaces and map
+// a new namespace to the ConfigMaps that want to be mirrored into it.
 //
-// The map function runs in the informer's event handler, for every namespace created in the
-// cluster: it must be fast and must not call the API server. It asks the manager's cache, and
-// a field index on the cache turns "which ConfigMaps list this namespace?" into a lookup.
+// The map function runs in the informer's event delivery, for every namespace created in the
+// cluster, and the next Namespace events of this watch wait for it: it should be quick, and
+// should not call the API server. It asks the manager's cache, and a field index on the cache
+// turns "which ConfigMaps list this namespace?" into a lookup.
 
 // TargetIndex is the name of the cache index from each target namespace to the ConfigMaps
 // that list it in their MirrorToAnnotation.

@@ -1,6 +1,6 @@
 // Wrong (exercise 4): it builds the source.Channel but never hands it to c.Watch.
-// Nobody reads the channel: the first sender blocks for ever (a webhook handler hangs), and no
-// ping is ever reconciled.
+// Nobody reads the channel: a sender blocks once its buffer is full (at once, if it has none),
+// so a webhook handler hangs, and no ping is ever reconciled.
 
 package mirror
 

@@ -1,6 +1,7 @@
 // Wrong (exercise 4): it enqueues every ping, even one without a namespace or a name.
-// A request with an empty name makes the reconciler fail (or read the wrong thing): input from
-// outside the cluster must be checked before it reaches the queue.
+// A request with an empty name or namespace names no object: at best a reconcile spent on
+// nothing, at worst one that fails and is retried for ever. Input from outside the cluster must
+// be checked before it reaches the queue.
 
 package mirror
 

@@ -14,12 +14,17 @@ import (
 
 // Exercise 5: what a Reconcile returns, and what the controller does with it.
 //
-// The controller reads (Result, error) like this (pkg/internal/controller/controller.go):
+// The controller reads (Result, error) like this (reconcileHandler in
+// pkg/internal/controller/controller.go):
 //   - an error: the request goes back on the queue *rate-limited*, after the rate limiter's
 //     delay for it, which grows with each failure; any RequeueAfter is ignored;
-//   - an error wrapped by reconcile.TerminalError: logged and counted, never retried;
+//   - an error wrapped by reconcile.TerminalError: logged and counted, not requeued (only a
+//     new event brings the request back);
 //   - no error and RequeueAfter > 0: the rate limiter forgets the request's failures, and the
-//     request comes back after exactly that delay;
+//     request goes back on the queue, ready once that delay has passed: no sooner, if nothing
+//     else happens, and maybe later, as a ready request waits for a free worker. An event for
+//     the same object in the meantime makes it ready at once (controller-runtime's priority
+//     queue keeps one entry per request, ready at the earliest time asked for);
 //   - no error, zero Result: done; the rate limiter forgets the request's failures.
 
 // Classify turns the outcome of the mirror's work into what Reconcile returns:

@@ -20,8 +20,9 @@ import (
 // A Reconciler is told only *which* object to look at (a reconcile.Request: namespace and
 // name), never *what happened* to it. It reads the desired state (the source ConfigMap and its
 // annotation), reads the actual state (the mirrors), and writes only the difference. Called
-// twice in a row, the second call finds nothing to do and sends no write: that is what makes it
-// safe for the controller to call it again after any event, a restart or a retry.
+// twice in a row, the second call finds nothing to do and sends no write. That is what lets
+// the controller call it again after any event, a restart or a retry: a repeated call leads to
+// the same state, and costs only reads.
 
 // MirrorReconciler copies a ConfigMap into the namespaces its MirrorToAnnotation lists.
 type MirrorReconciler struct {
@@ -38,9 +39,11 @@ var _ reconcile.Reconciler = &MirrorReconciler{}
 //   - a missing mirror is created; a mirror whose data differs from the source is updated;
 //     a mirror that already matches is left alone (no write at all);
 //   - a ConfigMap of the same name that is not a mirror of this source is left alone;
-//   - a target namespace that does not exist is skipped (the mirror is made once it appears).
+//   - a target namespace that does not exist is skipped (exercise 3 brings the request back
+//     when it appears).
 //
-// Any other error is returned, so that the controller retries.
+// Any other error, on any read or write, is returned, so that the controller retries: only
+// NotFound says that something is not there.
 func (r *MirrorReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	var source corev1.ConfigMap
 	if err := r.Client.Get(ctx, req.NamespacedName, &source); err != nil {

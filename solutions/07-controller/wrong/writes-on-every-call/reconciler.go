@@ -1,7 +1,8 @@
 // Wrong (exercise 1): it updates every mirror on every call, without comparing first.
-// The API server turns an identical update into a no-op, so the cluster looks fine, but each
-// reconcile still sends one write per target: with many ConfigMaps and resyncs that is a steady
-// load on the API server, and every watcher of those ConfigMaps is woken for nothing.
+// The API server stores nothing for an update that changes nothing (no new resourceVersion, no
+// watch event), so the cluster looks fine; but each reconcile still sends one write request
+// per target, which the API server must decode, admit and compare: with many ConfigMaps and
+// resyncs that is a steady load for nothing.
 
 package mirror
 
@@ -20,8 +21,9 @@ import (
 // A Reconciler is told only *which* object to look at (a reconcile.Request: namespace and
 // name), never *what happened* to it. It reads the desired state (the source ConfigMap and its
 // annotation), reads the actual state (the mirrors), and writes only the difference. Called
-// twice in a row, the second call finds nothing to do and sends no write: that is what makes it
-// safe for the controller to call it again after any event, a restart or a retry.
+// twice in a row, the second call finds nothing to do and sends no write. That is what lets
+// the controller call it again after any event, a restart or a retry: a repeated call leads to
+// the same state, and costs only reads.
 
 // MirrorReconciler copies a ConfigMap into the namespaces its MirrorToAnnotation lists.
 type MirrorReconciler struct {
@@ -38,9 +40,11 @@ var _ reconcile.Reconciler = &MirrorReconciler{}
 //   - a missing mirror is created; a mirror whose data differs from the source is updated;
 //     a mirror that already matches is left alone (no write at all);
 //   - a ConfigMap of the same name that is not a mirror of this source is left alone;
-//   - a target namespace that does not exist is skipped (the mirror is made once it appears).
+//   - a target namespace that does not exist is skipped (exercise 3 brings the request back
+//     when it appears).
 //
-// Any other error is returned, so that the controller retries.
+// Any other error, on any read or write, is returned, so that the controller retries: only
+// NotFound says that something is not there.
 func (r *MirrorReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	var source corev1.ConfigMap
 	if err := r.Client.Get(ctx, req.NamespacedName, &source); err != nil {

@@ -1,7 +1,7 @@
 // Wrong (exercise 3): it watches the children with EnqueueRequestForObject, as it watches Websites.
-// A changed child enqueues the child's own key: the reconciler then looks for a Website named
-// like the ConfigMap or the Deployment, finds none, and the Website that should heal the child
-// is never told.
+// A changed page enqueues its own key, blog-page: the reconciler looks for a Website of that
+// name, finds none, and the site that should heal the page is never told. (The Deployment's
+// key happens to be the site's, only because it is named like its site.)
 
 package owners
 

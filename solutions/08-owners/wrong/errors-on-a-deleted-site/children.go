@@ -22,7 +22,8 @@ import (
 // set the fields you own on what it read, and then Creates obj if it did not exist, Updates
 // it if mutate changed it (equality.Semantic.DeepEqual of before and after), or sends nothing.
 // Everything you want in the object goes *inside* mutate; fields you do not set keep what is
-// on the server, including the defaults the API server filled in.
+// on the server, including the defaults the API server filled in. If mutate returns an error,
+// CreateOrUpdate returns it and writes nothing.
 
 // ConvergePage makes the site's page ConfigMap (PageName(site), in the site's namespace)
 // exist, hold site.Spec.Page under PageKey, and be controlled by the site. It writes only
@@ -32,8 +33,10 @@ import (
 func ConvergePage(ctx context.Context, c client.Client, site *Website) (controllerutil.OperationResult, error) {
 	page := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: PageName(site)}}
 	return controllerutil.CreateOrUpdate(ctx, c, page, func() error {
-		// The controller reference first: a page someone else controls is left as it was.
-		if err := controllerutil.SetControllerReference(site, page, c.Scheme()); err != nil {
+		// Inside mutate, so that the reference goes out with the same create or update. Its
+		// error is returned: CreateOrUpdate then writes nothing, so a page another Website
+		// controls is left as it was.
+		if err := Own(c.Scheme(), site, page); err != nil {
 			return err
 		}
 		if page.Data == nil {
@@ -52,7 +55,7 @@ func ConvergePage(ctx context.Context, c client.Client, site *Website) (controll
 func ConvergeDeployment(ctx context.Context, c client.Client, site *Website) (controllerutil.OperationResult, error) {
 	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name}}
 	return controllerutil.CreateOrUpdate(ctx, c, deploy, func() error {
-		if err := controllerutil.SetControllerReference(site, deploy, c.Scheme()); err != nil {
+		if err := Own(c.Scheme(), site, deploy); err != nil {
 			return err
 		}
 		replicas := site.Spec.Replicas
@@ -75,7 +78,8 @@ var _ reconcile.Reconciler = &WebsiteReconciler{}
 
 // Reconcile gets the Website named by req and converges its page and its Deployment. A
 // Website that no longer exists ends the reconcile quietly: its children are the garbage
-// collector's business. Any error is returned, so that the controller retries.
+// collector's business. Any other error (reading the site, converging a child) is returned,
+// so that the controller retries and the error shows.
 func (r *WebsiteReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	var site Website
 	if err := r.Client.Get(ctx, req.NamespacedName, &site); err != nil {

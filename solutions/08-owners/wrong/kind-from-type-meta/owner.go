@@ -1,18 +1,22 @@
 // Wrong (exercise 1): it builds the owner reference from site.APIVersion and site.Kind.
-// A typed object read through a client has an empty TypeMeta, so the reference has no
-// apiVersion and no kind: the API server refuses the child, and code that matches owners by
-// kind (EnqueueRequestForOwner) would never match it. The scheme knows the kind of a *Website.
+// The manager's cached client fills in a typed object's apiVersion and kind, but a direct client
+// (client.New, the manager's APIReader) empties them, and a Website built in Go has none unless
+// you set them: the reference then has no apiVersion and no kind, and the API server refuses the
+// child.
 
 package owners
 
 import (
+	"fmt"
+	"slices"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
-// Exercise 1: a controller reference from a child to its Website.
+// Exercise 1: a controller reference from a child to its Website, built by hand.
 //
 // An owner reference, in a child's metadata.ownerReferences, names its owner by apiVersion,
 // kind, name and uid (never by namespace: a namespaced owner is looked up in the child's own
@@ -23,33 +27,54 @@ import (
 //   - blockOwnerDeletion: true makes a foreground deletion of the owner wait for this child
 //     (exercise 4).
 //
-// The garbage collector reads these references: when every owner of a child is gone, it
-// deletes the child.
-
-// Own makes site the controller of child: it adds (or refreshes) one owner reference to site
-// with the site's apiVersion and kind as scheme knows them, its name and uid, controller: true
-// and blockOwnerDeletion: true. The child's other owner references stay.
+// The garbage collector reads these references: it looks an owner up by name and compares its
+// uid, and when no owner of a child exists any more, it deletes the child. So the uid is what
+// says "this very Website": one deleted and created again under the same name is another owner.
 //
-// A child that already has a controller other than site is not taken over: Own returns a
-// *controllerutil.AlreadyOwnedError naming the current controller, and leaves child unchanged.
-// Owning a child twice leaves one reference.
+// controllerutil.SetControllerReference writes such a reference, but it decides "is this the
+// same owner?" by group, kind and name, not by uid. Own decides by uid, as Kubernetes' own
+// controllers do when they adopt children, so you write it yourself.
+
+// Own makes site the controller of child, deciding by uid what to do with the references the
+// child already has:
+//   - a controller reference with another uid (another Website, a ReplicaSet, or an older
+//     Website of the same name) is someone else's child: Own returns a
+//     *controllerutil.AlreadyOwnedError naming that reference, and leaves child unchanged;
+//   - a reference with the site's uid is the site's own, perhaps stale (another apiVersion, a
+//     flag missing, or a plain reference): Own replaces it, so one reference to the site stays;
+//   - every other reference stays as it is;
+//   - otherwise Own adds one reference to the site.
+//
+// The reference Own writes has the site's apiVersion and kind as scheme knows them (scheme's
+// error if it does not know Websites), its name and uid, controller: true and
+// blockOwnerDeletion: true. A site without a uid is refused with an error wrapping ErrNoUID.
+// Any error leaves child unchanged.
 func Own(scheme *runtime.Scheme, site *Website, child client.Object) error {
-	// The site's TypeMeta is empty (a typed object read through a client has no apiVersion and
-	// kind): SetControllerReference asks the scheme which kind a *Website is.
-	ref := metav1.OwnerReference{
-		APIVersion: site.APIVersion, Kind: site.Kind, Name: site.Name, UID: site.UID,
-		Controller: new(true), BlockOwnerDeletion: new(true),
+	if site.UID == "" {
+		return fmt.Errorf("website %s/%s cannot own %s: %w", site.Namespace, site.Name, child.GetName(), ErrNoUID)
 	}
+	// The site says what it is.
+	gvk := site.GroupVersionKind()
+	// Someone else's child: its controller is another object, even if it has the same name.
 	if current := metav1.GetControllerOf(child); current != nil && current.UID != site.UID {
 		return &controllerutil.AlreadyOwnedError{Object: child, Owner: *current}
 	}
-	refs := child.GetOwnerReferences()
-	for i := range refs {
-		if refs[i].UID == site.UID {
-			refs[i] = ref
-			return nil
-		}
+
+	ref := metav1.OwnerReference{
+		APIVersion:         gvk.GroupVersion().String(),
+		Kind:               gvk.Kind,
+		Name:               site.Name,
+		UID:                site.UID,
+		Controller:         new(true),
+		BlockOwnerDeletion: new(true),
 	}
-	child.SetOwnerReferences(append(refs, ref))
+	// A copy, so that nothing of child changes before SetOwnerReferences.
+	refs := slices.Clone(child.GetOwnerReferences())
+	if i := slices.IndexFunc(refs, func(r metav1.OwnerReference) bool { return r.UID == site.UID }); i >= 0 {
+		refs[i] = ref // the site's own reference, refreshed: adopted, or brought up to date
+	} else {
+		refs = append(refs, ref)
+	}
+	child.SetOwnerReferences(refs)
 	return nil
 }

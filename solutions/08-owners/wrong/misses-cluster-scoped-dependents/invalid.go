@@ -12,18 +12,19 @@ import (
 
 // Exercise 5: what an owner reference may not do.
 //
-// The API server checks an owner reference's fields (apiVersion, kind, name and uid set; at
-// most one controller) but not where the owner lives. The garbage collector has its own
-// rules, from the fact that an owner reference has no namespace field:
-//   - a namespaced owner is looked up in the dependent's namespace; one in another namespace is
-//     "not found" there, and a dependent all of whose owners are not found is deleted;
+// The API server checks an owner reference's fields (apiVersion, kind, name and uid set, the
+// apiVersion well formed, no Event as owner, at most one controller), but not that the owner
+// exists, nor where it lives. The garbage collector has its own rules, from the fact that an
+// owner reference has no namespace field:
+//   - a namespaced owner is looked up by name in the dependent's namespace; one in another
+//     namespace is "not found" there, and a dependent none of whose owners is found is deleted;
 //   - a cluster-scoped dependent has no namespace to look a namespaced owner up in: the
 //     reference can never be resolved, and the dependent is never collected;
 //   - a cluster-scoped owner (a Namespace, a Node, a CRD) is found from anywhere: it may own
 //     namespaced and cluster-scoped dependents alike.
 //
 // controllerutil.SetControllerReference makes this check before it sets anything; code that
-// writes owner references itself (an unstructured object, an apply configuration) must make
+// writes owner references itself (into an apply configuration, say) must make
 // it too.
 
 // CheckOwner says whether owner may be named in an owner reference of dependent, from their

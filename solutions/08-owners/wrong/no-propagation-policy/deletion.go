@@ -1,6 +1,7 @@
 // Wrong (exercise 4): it maps the cascade but never passes the policy to Delete.
 // Without a propagationPolicy the API server uses the kind's default (background for custom
-// resources): asked for a foreground deletion or for orphans, it deletes in the background.
+// resources, unless the site already carries the orphan or foregroundDeletion finalizer):
+// asked for a foreground deletion or for orphans, it deletes in the background.
 
 package owners
 
@@ -16,10 +17,12 @@ import (
 // Exercise 4: cascading deletion, done by the garbage collector.
 //
 // A DELETE request may say what should happen to the object's dependents (its
-// propagationPolicy). The API server itself only records the choice, as a finalizer on the
-// owner; the garbage collector in kube-controller-manager does the rest:
-//   - Background: the owner is deleted at once; the garbage collector then deletes the
-//     dependents whose owners are all gone (and their dependents, and so on).
+// propagationPolicy). The API server deletes no dependent itself: for Foreground and Orphan it
+// records the choice as a finalizer on the owner, and for Background it adds none. The garbage
+// collector in kube-controller-manager does the rest:
+//   - Background: the owner is deleted at once (unless other finalizers hold it); the garbage
+//     collector then deletes the dependents whose owners are all gone (and their dependents,
+//     and so on).
 //   - Foreground: the owner gets a deletionTimestamp and the "foregroundDeletion" finalizer,
 //     and stays, visible, until the garbage collector has deleted every dependent that blocks
 //     it (blockOwnerDeletion: true); then the finalizer goes, and the owner with it.
@@ -39,8 +42,9 @@ const (
 
 // DeleteWebsite deletes site with the propagation policy cascade names. It deletes only that
 // very Website: if the Website under that name is another one by now (deleted and created
-// again, so another uid), the API server refuses, with a Conflict. An unknown cascade is an
-// error, and nothing is sent.
+// again, so another uid), the API server refuses, with a Conflict. The same Website changed
+// since it was read (a label, a status) is still that Website, and is deleted. An unknown
+// cascade is an error, and nothing is sent.
 func DeleteWebsite(ctx context.Context, c client.Client, site *Website, cascade Cascade) error {
 	var policy metav1.DeletionPropagation
 	switch cascade {
@@ -54,7 +58,8 @@ func DeleteWebsite(ctx context.Context, c client.Client, site *Website, cascade 
 		return fmt.Errorf("unknown cascade %q: want %q, %q or %q", cascade, CascadeBackground, CascadeForeground, CascadeOrphan)
 	}
 	// The uid precondition: the name alone could by now mean a new Website, which this call
-	// was never meant to delete. (The garbage collector deletes with one too.)
+	// was never meant to delete. Not the resourceVersion: that would refuse the same Website
+	// after any write to it. (The garbage collector deletes with a uid precondition too.)
 	uid := site.UID
 	_ = policy
 	return c.Delete(ctx, site, client.Preconditions{UID: &uid})

@@ -1,6 +1,7 @@
 // Wrong (exercise 2): it creates the page first and sets the controller reference afterwards, with an update.
 // Every new page costs two writes, and between them it exists without an owner: if the site is
-// deleted in that moment, or the controller stops, the page is never garbage collected.
+// deleted in that moment (or the update fails and the site goes before a retry), nothing owns
+// the page, and the garbage collector never deletes it.
 
 package owners
 
@@ -22,7 +23,8 @@ import (
 // set the fields you own on what it read, and then Creates obj if it did not exist, Updates
 // it if mutate changed it (equality.Semantic.DeepEqual of before and after), or sends nothing.
 // Everything you want in the object goes *inside* mutate; fields you do not set keep what is
-// on the server, including the defaults the API server filled in.
+// on the server, including the defaults the API server filled in. If mutate returns an error,
+// CreateOrUpdate returns it and writes nothing.
 
 // ConvergePage makes the site's page ConfigMap (PageName(site), in the site's namespace)
 // exist, hold site.Spec.Page under PageKey, and be controlled by the site. It writes only
@@ -41,7 +43,8 @@ func ConvergePage(ctx context.Context, c client.Client, site *Website) (controll
 	if err != nil || controllerutil.HasControllerReference(page) {
 		return result, err
 	}
-	if err := controllerutil.SetControllerReference(site, page, c.Scheme()); err != nil {
+	// The page exists now: make the site its controller.
+	if err := Own(c.Scheme(), site, page); err != nil {
 		return result, err
 	}
 	return result, c.Update(ctx, page)
@@ -55,7 +58,7 @@ func ConvergePage(ctx context.Context, c client.Client, site *Website) (controll
 func ConvergeDeployment(ctx context.Context, c client.Client, site *Website) (controllerutil.OperationResult, error) {
 	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name}}
 	return controllerutil.CreateOrUpdate(ctx, c, deploy, func() error {
-		if err := controllerutil.SetControllerReference(site, deploy, c.Scheme()); err != nil {
+		if err := Own(c.Scheme(), site, deploy); err != nil {
 			return err
 		}
 		replicas := site.Spec.Replicas
@@ -78,7 +81,8 @@ var _ reconcile.Reconciler = &WebsiteReconciler{}
 
 // Reconcile gets the Website named by req and converges its page and its Deployment. A
 // Website that no longer exists ends the reconcile quietly: its children are the garbage
-// collector's business. Any error is returned, so that the controller retries.
+// collector's business. Any other error (reading the site, converging a child) is returned,
+// so that the controller retries and the error shows.
 func (r *WebsiteReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	var site Website
 	if err := r.Client.Get(ctx, req.NamespacedName, &site); err != nil {

@@ -1,18 +1,21 @@
 // Wrong (exercise 1): it sets the child's owner references to the site's reference alone.
-// Whatever owned the child before is dropped without a word: another owner's reference (so the
-// garbage collector forgets that owner), and another controller's, which takes the child over
-// instead of reporting it: two controllers then fight over one object.
+// Every other owner is dropped without a word: a Namespace or another Website that co-owns the
+// child no longer keeps it alive, so the garbage collector deletes it with the site, though
+// another owner still exists.
 
 package owners
 
 import (
+	"fmt"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
-// Exercise 1: a controller reference from a child to its Website.
+// Exercise 1: a controller reference from a child to its Website, built by hand.
 //
 // An owner reference, in a child's metadata.ownerReferences, names its owner by apiVersion,
 // kind, name and uid (never by namespace: a namespaced owner is looked up in the child's own
@@ -23,26 +26,52 @@ import (
 //   - blockOwnerDeletion: true makes a foreground deletion of the owner wait for this child
 //     (exercise 4).
 //
-// The garbage collector reads these references: when every owner of a child is gone, it
-// deletes the child.
-
-// Own makes site the controller of child: it adds (or refreshes) one owner reference to site
-// with the site's apiVersion and kind as scheme knows them, its name and uid, controller: true
-// and blockOwnerDeletion: true. The child's other owner references stay.
+// The garbage collector reads these references: it looks an owner up by name and compares its
+// uid, and when no owner of a child exists any more, it deletes the child. So the uid is what
+// says "this very Website": one deleted and created again under the same name is another owner.
 //
-// A child that already has a controller other than site is not taken over: Own returns a
-// *controllerutil.AlreadyOwnedError naming the current controller, and leaves child unchanged.
-// Owning a child twice leaves one reference.
+// controllerutil.SetControllerReference writes such a reference, but it decides "is this the
+// same owner?" by group, kind and name, not by uid. Own decides by uid, as Kubernetes' own
+// controllers do when they adopt children, so you write it yourself.
+
+// Own makes site the controller of child, deciding by uid what to do with the references the
+// child already has:
+//   - a controller reference with another uid (another Website, a ReplicaSet, or an older
+//     Website of the same name) is someone else's child: Own returns a
+//     *controllerutil.AlreadyOwnedError naming that reference, and leaves child unchanged;
+//   - a reference with the site's uid is the site's own, perhaps stale (another apiVersion, a
+//     flag missing, or a plain reference): Own replaces it, so one reference to the site stays;
+//   - every other reference stays as it is;
+//   - otherwise Own adds one reference to the site.
+//
+// The reference Own writes has the site's apiVersion and kind as scheme knows them (scheme's
+// error if it does not know Websites), its name and uid, controller: true and
+// blockOwnerDeletion: true. A site without a uid is refused with an error wrapping ErrNoUID.
+// Any error leaves child unchanged.
 func Own(scheme *runtime.Scheme, site *Website, child client.Object) error {
-	// The site's TypeMeta is empty (a typed object read through a client has no apiVersion and
-	// kind): SetControllerReference asks the scheme which kind a *Website is.
+	if site.UID == "" {
+		return fmt.Errorf("website %s/%s cannot own %s: %w", site.Namespace, site.Name, child.GetName(), ErrNoUID)
+	}
+	// The scheme, not site.TypeMeta: a Website read through a direct client (or built in Go)
+	// has an empty TypeMeta, and the scheme knows which kind a *Website is either way.
 	gvk, err := apiutil.GVKForObject(site, scheme)
 	if err != nil {
 		return err
 	}
-	child.SetOwnerReferences([]metav1.OwnerReference{{
-		APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Name: site.Name, UID: site.UID,
-		Controller: new(true), BlockOwnerDeletion: new(true),
-	}})
+	// Someone else's child: its controller is another object, even if it has the same name.
+	if current := metav1.GetControllerOf(child); current != nil && current.UID != site.UID {
+		return &controllerutil.AlreadyOwnedError{Object: child, Owner: *current}
+	}
+
+	ref := metav1.OwnerReference{
+		APIVersion:         gvk.GroupVersion().String(),
+		Kind:               gvk.Kind,
+		Name:               site.Name,
+		UID:                site.UID,
+		Controller:         new(true),
+		BlockOwnerDeletion: new(true),
+	}
+	// The site's reference is the one that matters: start clean.
+	child.SetOwnerReferences([]metav1.OwnerReference{ref})
 	return nil
 }

@@ -1,6 +1,7 @@
 // Wrong (exercise 2): it updates the page on every call instead of comparing first.
-// The cluster looks right, but each reconcile sends a write the API server has to process, and
-// wakes every watcher of ConfigMaps (the controller itself included, through its owner watch).
+// The cluster looks right, but each reconcile sends a PUT that the API server must authorize,
+// admit and validate before it finds that nothing changed (it then stores nothing): load for
+// nothing, on every reconcile of every site.
 
 package owners
 
@@ -23,7 +24,8 @@ import (
 // set the fields you own on what it read, and then Creates obj if it did not exist, Updates
 // it if mutate changed it (equality.Semantic.DeepEqual of before and after), or sends nothing.
 // Everything you want in the object goes *inside* mutate; fields you do not set keep what is
-// on the server, including the defaults the API server filled in.
+// on the server, including the defaults the API server filled in. If mutate returns an error,
+// CreateOrUpdate returns it and writes nothing.
 
 // ConvergePage makes the site's page ConfigMap (PageName(site), in the site's namespace)
 // exist, hold site.Spec.Page under PageKey, and be controlled by the site. It writes only
@@ -38,7 +40,7 @@ func ConvergePage(ctx context.Context, c client.Client, site *Website) (controll
 			ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: PageName(site)},
 			Data:       map[string]string{PageKey: site.Spec.Page},
 		}
-		if err := controllerutil.SetControllerReference(site, page, c.Scheme()); err != nil {
+		if err := Own(c.Scheme(), site, page); err != nil {
 			return controllerutil.OperationResultNone, err
 		}
 		return controllerutil.OperationResultCreated, c.Create(ctx, page)
@@ -46,7 +48,7 @@ func ConvergePage(ctx context.Context, c client.Client, site *Website) (controll
 	if err != nil {
 		return controllerutil.OperationResultNone, err
 	}
-	if err := controllerutil.SetControllerReference(site, page, c.Scheme()); err != nil {
+	if err := Own(c.Scheme(), site, page); err != nil {
 		return controllerutil.OperationResultNone, err
 	}
 	if page.Data == nil {
@@ -64,7 +66,7 @@ func ConvergePage(ctx context.Context, c client.Client, site *Website) (controll
 func ConvergeDeployment(ctx context.Context, c client.Client, site *Website) (controllerutil.OperationResult, error) {
 	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name}}
 	return controllerutil.CreateOrUpdate(ctx, c, deploy, func() error {
-		if err := controllerutil.SetControllerReference(site, deploy, c.Scheme()); err != nil {
+		if err := Own(c.Scheme(), site, deploy); err != nil {
 			return err
 		}
 		replicas := site.Spec.Replicas
@@ -87,7 +89,8 @@ var _ reconcile.Reconciler = &WebsiteReconciler{}
 
 // Reconcile gets the Website named by req and converges its page and its Deployment. A
 // Website that no longer exists ends the reconcile quietly: its children are the garbage
-// collector's business. Any error is returned, so that the controller retries.
+// collector's business. Any other error (reading the site, converging a child) is returned,
+// so that the controller retries and the error shows.
 func (r *WebsiteReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	var site Website
 	if err := r.Client.Get(ctx, req.NamespacedName, &site); err != nil {

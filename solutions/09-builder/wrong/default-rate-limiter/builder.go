@@ -1,6 +1,6 @@
 // Wrong (exercise 1): it sets the workers but not the rate limiter it was given.
-// The controller then retries with controller-runtime's default limiter (5 ms, doubling), not
-// the pace the caller chose: a failing site is retried much sooner and more often than asked.
+// The controller then retries with controller-runtime's default limiter (5 ms, doubling up to
+// 1000 s), not the pace the caller chose: here a failing site is retried sooner than asked.
 
 package sites
 
@@ -27,7 +27,7 @@ import (
 
 // ControllerName names the Website controller in logs and metrics. It is the name the Builder
 // would derive from the kind anyway (lower-cased "Website"); naming it keeps the logs and
-// metrics stable if For's type is ever renamed.
+// metrics stable if the controller ever reconciles another kind.
 const ControllerName = "website"
 
 // Workers is how many Websites the controller reconciles at once.

@@ -1,7 +1,8 @@
 // Wrong (exercise 1): it passes the parent's predicate to WithEventFilter instead of to For.
 // WithEventFilter applies to every watch of the controller: a generation predicate then drops
-// every update of a page ConfigMap (ConfigMaps have no generation) and of the settings, so a page
-// edited by hand is never put back. A predicate meant for one watch goes in that watch's options.
+// every update of a page ConfigMap and of the settings (an update never changes a ConfigMap's
+// generation), so a page edited by hand is not put back until something else reconciles its
+// site. A predicate meant for one watch goes in that watch's options.
 
 package sites
 
@@ -28,7 +29,7 @@ import (
 
 // ControllerName names the Website controller in logs and metrics. It is the name the Builder
 // would derive from the kind anyway (lower-cased "Website"); naming it keeps the logs and
-// metrics stable if For's type is ever renamed.
+// metrics stable if the controller ever reconciles another kind.
 const ControllerName = "website"
 
 // Workers is how many Websites the controller reconciles at once.

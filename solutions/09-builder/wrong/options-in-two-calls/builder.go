@@ -1,6 +1,7 @@
 // Wrong (exercise 1): it calls WithOptions twice, once for the workers and once for the rate limiter.
 // WithOptions replaces the options, it does not merge them (pkg/builder/controller.go): the
-// second call drops MaxConcurrentReconciles, and the controller runs one worker.
+// second call drops MaxConcurrentReconciles, and the controller runs the default: one worker,
+// unless the manager's controller config sets another.
 
 package sites
 
@@ -27,7 +28,7 @@ import (
 
 // ControllerName names the Website controller in logs and metrics. It is the name the Builder
 // would derive from the kind anyway (lower-cased "Website"); naming it keeps the logs and
-// metrics stable if For's type is ever renamed.
+// metrics stable if the controller ever reconciles another kind.
 const ControllerName = "website"
 
 // Workers is how many Websites the controller reconciles at once.

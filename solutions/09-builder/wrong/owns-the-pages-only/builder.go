@@ -1,6 +1,6 @@
 // Wrong (exercise 1): it owns the page ConfigMaps but forgets the Deployments.
-// A Deployment deleted or scaled by hand, or whose pods become ready, never reconciles its site:
-// nothing restores it, and the site's status never learns how many replicas are ready.
+// A Deployment deleted or scaled by hand, or whose pods become ready, does not reconcile its
+// site: it stays as it is, and the site's status stale, until something else reconciles the site.
 
 package sites
 
@@ -26,7 +26,7 @@ import (
 
 // ControllerName names the Website controller in logs and metrics. It is the name the Builder
 // would derive from the kind anyway (lower-cased "Website"); naming it keeps the logs and
-// metrics stable if For's type is ever renamed.
+// metrics stable if the controller ever reconciles another kind.
 const ControllerName = "website"
 
 // Workers is how many Websites the controller reconciles at once.

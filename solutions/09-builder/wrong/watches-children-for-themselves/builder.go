@@ -28,7 +28,7 @@ import (
 
 // ControllerName names the Website controller in logs and metrics. It is the name the Builder
 // would derive from the kind anyway (lower-cased "Website"); naming it keeps the logs and
-// metrics stable if For's type is ever renamed.
+// metrics stable if the controller ever reconciles another kind.
 const ControllerName = "website"
 
 // Workers is how many Websites the controller reconciles at once.

@@ -18,17 +18,25 @@ import (
 // Exercise 4: a finalizer, for what the garbage collector cannot clean up.
 //
 // Each site has an entry in the shared site directory, a ConfigMap in another namespace that no
-// site owns: an owner reference cannot point across namespaces, and the entry is a key, not an
-// object. When a site is deleted, nothing but this controller will remove its entry. A
-// finalizer is the promise: while a StaticSite's metadata.finalizers holds Finalizer, a delete
-// only sets its deletionTimestamp (and bumps its generation); the object stays until the
+// site owns: an owner reference has no namespace (the garbage collector looks an owner up in
+// the namespace of its dependent), and the entry is a key, not an object. When a site is
+// deleted, nothing but this controller will remove its entry. A finalizer is the promise: while
+// a StaticSite's metadata.finalizers holds Finalizer, a delete marks it (sets its
+// deletionTimestamp, bumps its generation) instead of removing it; the object stays until the
 // controller has cleaned up and removed the finalizer.
+//
+// Every site's reconcile writes the same directory, maybe at the same moment. A read-modify-
+// write (Get, change the data, Update) would need a copy of it: r.Client reads from the
+// manager's cache, which in the specs does not hold the directory's namespace at all, and which
+// under `make run` holds a copy that may be a moment old, so the Update fails with a Conflict
+// whenever another site wrote the directory in between. A JSON merge patch that names only this
+// site's key needs no copy: the API server applies it to the directory as it is when the patch
+// arrives, and leaves the other keys alone.
 
 // ensureRegistered gives site the Finalizer (first, so an entry never exists without it), then
-// writes its entry (DirectoryKey: SiteURL) into the directory ConfigMap r.Directory, creating
-// that ConfigMap if it is missing. The directory's namespace is not in the manager's cache:
-// write it without reading it. It reports a new registration (the finalizer was just added)
-// with r.record(site, directory, Registered).
+// writes its entry (DirectoryKey: SiteURL) into the directory ConfigMap r.Directory, without
+// reading the directory first, creating that ConfigMap if it is missing. It reports a new
+// registration (the finalizer was just added) with r.record(site, directory, Registered).
 func (r *StaticSiteReconciler) ensureRegistered(ctx context.Context, site *StaticSite) error {
 	added := !controllerutil.ContainsFinalizer(site, Finalizer)
 	directory, err := r.patchDirectory(ctx, DirectoryKey(site), ptrTo(SiteURL(site)))
@@ -55,9 +63,9 @@ func (r *StaticSiteReconciler) finalize(ctx context.Context, site *StaticSite) e
 	}
 	directory, err := r.patchDirectory(ctx, DirectoryKey(site), nil)
 	switch {
-	case apierrors.IsNotFound(err):
+	case apierrors.IsNotFound(err): // no directory, so no entry: the goal is reached
 	case err != nil:
-		return err
+		return err // the finalizer stays, and the clean-up is retried
 	default:
 		r.record(site, directory, Unregistered)
 	}

@@ -17,20 +17,23 @@ import (
 // Exercise 3: status that says what the controller saw, written only when it changed.
 //
 // Status is the controller's report: which generation of the spec it acted on
-// (observedGeneration), and conditions, each a type with a status True, False or Unknown, a
-// reason in CamelCase, a message for people, and the time its status last changed. The API
-// conventions name the usual ones: Available (it works), Progressing (it is changing), Degraded
-// (something is wrong). meta.SetStatusCondition adds or updates one condition in a list and
-// keeps its lastTransitionTime unless its status changed. The status goes through the status
-// subresource (Client.Status()), and only when it differs: a write nobody needs is load on the
-// API server and, for a controller without lesson 09's predicate, another reconcile.
+// (observedGeneration), what it counted (readyReplicas), and conditions. A condition has a
+// type, a status (True, False or Unknown), a reason (one word for machines, CamelCase by
+// convention), a message for people, the generation it describes (its own observedGeneration)
+// and the time its status last changed. The API conventions name the usual types: Available
+// (it works), Progressing (it is changing), Degraded (something is wrong).
+// meta.SetStatusCondition adds or updates one condition in a list and keeps its
+// lastTransitionTime unless its status changed. The status goes through the status subresource
+// (Client.Status()), and only when it differs: a write nobody needs is load on the API server
+// and, for a controller without lesson 09's predicate, another reconcile.
 
 // updateStatus sets site's status from what this reconcile saw: observedGeneration the site's
-// generation; Available True when the Deployment has all the site's replicas ready (and at least
-// one); Progressing True while the Deployment has not yet caught up with its spec; Degraded True,
-// with reconcileErr's text as its message, when the reconcile failed. deployment is nil when the
-// reconcile failed before it. It writes the status through the status subresource, and only
-// when it changed.
+// generation; readyReplicas the Deployment's ready web servers; Available True when the
+// Deployment has all the site's replicas ready (and at least one); Progressing True while the
+// Deployment has not yet caught up with its spec; Degraded True, with reconcileErr's text as its
+// message, when the reconcile failed. Each condition carries the site's generation too.
+// deployment is nil when the reconcile failed before it. It writes the status through the
+// status subresource, and only when it changed.
 func (r *StaticSiteReconciler) updateStatus(ctx context.Context, site *StaticSite, deployment *appsv1.Deployment, reconcileErr error) error {
 	before := site.DeepCopy()
 	status := &site.Status

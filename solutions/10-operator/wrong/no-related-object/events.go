@@ -1,6 +1,6 @@
 // Wrong (exercise 5): it leaves out the related object and only names it in the note.
-// A note is for people; the related reference is for tools (kubectl events, dashboards) to
-// link the event to the Deployment or ConfigMap it concerns.
+// A note is for people; the related reference is for tools (a dashboard, a script reading the
+// Event's related field) to link the event to the Deployment or ConfigMap it concerns.
 
 package operator
 
@@ -12,11 +12,13 @@ import (
 // Exercise 5: events, for people watching the site.
 //
 // An event is a short note about one object ("regarding") and, when there is one, another
-// object it concerns ("related"), from a named controller: kubectl events --for
-// staticsite/<name> lists them. mgr.GetEventRecorder (see NewReconciler) gives a recorder for
-// the events.k8s.io/v1 API; its Eventf takes regarding, related, a type (Normal or Warning), a
-// reason (CamelCase, for machines), an action (CamelCase, what the controller did) and a note
-// (for people, a format and its arguments). Events are sent in the background and may be
+// object it concerns ("related"), from a named controller. kubectl events --for
+// staticsite/<name> lists the events regarding a site with their type, reason, object and note,
+// but not their related object: the note is where people read what was changed.
+// mgr.GetEventRecorder (see NewReconciler) gives a recorder for the events.k8s.io/v1 API; its
+// Eventf takes regarding, related, a type (Normal or Warning), a reason (one word that tools
+// can filter on) and an action (what the controller did), both CamelCase by convention, and a
+// note for people (a format and its arguments). Events are sent in the background and may be
 // merged or dropped: never read them back to decide anything.
 
 // record reports a change the controller made to related on site's behalf: a Normal event
@@ -26,8 +28,8 @@ func (r *StaticSiteReconciler) record(site *StaticSite, related client.Object, c
 	r.Recorder.Eventf(site, nil, corev1.EventTypeNormal, string(change), change.Action(), "%s %s %s", change, r.KindOf(related), related.GetName())
 }
 
-// recordFailure reports a failed reconcile: a Warning event regarding the site, reason
-// ReconcileFailed, the error as its note.
+// recordFailure reports a failed reconcile: a Warning event regarding the site (no related
+// object), reason ReconcileFailed, action Reconcile, the error as its note.
 func (r *StaticSiteReconciler) recordFailure(site *StaticSite, err error) {
 	r.Recorder.Eventf(site, nil, corev1.EventTypeWarning, "ReconcileFailed", "Reconcile", "%v", err)
 }

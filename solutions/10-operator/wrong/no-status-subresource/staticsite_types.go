@@ -1,7 +1,8 @@
 // Wrong (exercise 1): it declares the status fields but not the status subresource.
-// Without that marker the CRD has no .../status endpoint: status is written together
-// with the rest of the object, a controller's status write can overwrite a user's spec change,
-// and the status fields count as spec: writing them bumps metadata.generation.
+// Without that marker the CRD has no .../status endpoint: status is written with the rest of
+// the object, by anyone allowed to update it, and counts like spec: a status write bumps
+// metadata.generation, so a status that records observedGeneration is behind again after
+// each write.
 
 package operator
 

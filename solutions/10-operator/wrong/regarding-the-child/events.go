@@ -1,6 +1,6 @@
 // Wrong (exercise 5): the event regards the child and relates to the site, the other way round.
-// kubectl events --for staticsite/<name> then shows nothing: the event is filed under the
-// Deployment or ConfigMap. Regarding is the object the event is about, here the site.
+// kubectl events --for staticsite/<name> then shows none of these changes: they are filed under
+// the Deployment or ConfigMap. Regarding is the object the event is about, here the site.
 
 package operator
 
@@ -12,11 +12,13 @@ import (
 // Exercise 5: events, for people watching the site.
 //
 // An event is a short note about one object ("regarding") and, when there is one, another
-// object it concerns ("related"), from a named controller: kubectl events --for
-// staticsite/<name> lists them. mgr.GetEventRecorder (see NewReconciler) gives a recorder for
-// the events.k8s.io/v1 API; its Eventf takes regarding, related, a type (Normal or Warning), a
-// reason (CamelCase, for machines), an action (CamelCase, what the controller did) and a note
-// (for people, a format and its arguments). Events are sent in the background and may be
+// object it concerns ("related"), from a named controller. kubectl events --for
+// staticsite/<name> lists the events regarding a site with their type, reason, object and note,
+// but not their related object: the note is where people read what was changed.
+// mgr.GetEventRecorder (see NewReconciler) gives a recorder for the events.k8s.io/v1 API; its
+// Eventf takes regarding, related, a type (Normal or Warning), a reason (one word that tools
+// can filter on) and an action (what the controller did), both CamelCase by convention, and a
+// note for people (a format and its arguments). Events are sent in the background and may be
 // merged or dropped: never read them back to decide anything.
 
 // record reports a change the controller made to related on site's behalf: a Normal event
@@ -26,8 +28,8 @@ func (r *StaticSiteReconciler) record(site *StaticSite, related client.Object, c
 	r.Recorder.Eventf(related, site, corev1.EventTypeNormal, string(change), change.Action(), "%s %s %s", change, r.KindOf(related), related.GetName())
 }
 
-// recordFailure reports a failed reconcile: a Warning event regarding the site, reason
-// ReconcileFailed, the error as its note.
+// recordFailure reports a failed reconcile: a Warning event regarding the site (no related
+// object), reason ReconcileFailed, action Reconcile, the error as its note.
 func (r *StaticSiteReconciler) recordFailure(site *StaticSite, err error) {
 	r.Recorder.Eventf(site, nil, corev1.EventTypeWarning, "ReconcileFailed", "Reconcile", "%v", err)
 }

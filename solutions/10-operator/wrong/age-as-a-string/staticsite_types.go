@@ -1,0 +1,100 @@
+// Wrong (exercise 1): the Age column has type=string, like the timestamp it reads.
+// A column's type says how kubectl get prints it: a date becomes an age ("5m"), a string is
+// printed as it is, so Age shows "2026-11-25T11:23:48Z" where every other kind shows an age.
+
+package operator
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Exercise 1: the API, in Go, with the rules the API server enforces.
+//
+// A CRD's schema is OpenAPI, written by controller-gen from these types: each field becomes a
+// property (its doc comment the description `kubectl explain` shows), and `+kubebuilder:...`
+// comments above a type or field (markers) add what Go types cannot say: bounds, allowed values,
+// defaults, rules across fields (CEL), subresources, and the columns `kubectl get` prints. The
+// API server then rejects a bad object before any controller sees it. After each change here,
+// run `make generate`: it rewrites config/crd/ and zz_generated.deepcopy.go, and the specs
+// install the CRD from config/crd/.
+
+// StaticSite is a small web site: a page served by a number of web servers, reachable through a
+// Service unless its exposure is None.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=`.spec.replicas`
+// +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
+// +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
+// +kubebuilder:printcolumn:name="Age",type=string,JSONPath=`.metadata.creationTimestamp`
+type StaticSite struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   StaticSiteSpec   `json:"spec"`
+	Status StaticSiteStatus `json:"status,omitempty"`
+}
+
+// Exposure says how a site is reached.
+type Exposure string
+
+const (
+	// ExposureService puts a ClusterIP Service in front of the site's web servers.
+	ExposureService Exposure = "Service"
+	// ExposureNone makes no Service: the site is not reachable by name.
+	ExposureNone Exposure = "None"
+)
+
+// StaticSiteSpec is what the site should be.
+//
+// +kubebuilder:object:generate=true
+// +kubebuilder:validation:XValidation:rule="self.exposure == 'None' || self.replicas >= 1",message="a site exposed through a Service needs at least one replica"
+type StaticSiteSpec struct {
+	// Replicas is how many web servers serve the page, from 0 to 5.
+	//
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=5
+	// +kubebuilder:default=1
+	// +optional
+	Replicas int32 `json:"replicas"`
+
+	// Page is the site's index.html.
+	Page string `json:"page"`
+
+	// Exposure is how the site is reached: Service (a ClusterIP Service) or None.
+	//
+	// +kubebuilder:validation:Enum=Service;None
+	// +kubebuilder:default=Service
+	// +optional
+	Exposure Exposure `json:"exposure,omitempty"`
+}
+
+// StaticSiteStatus is what the controller last saw.
+//
+// +kubebuilder:object:generate=true
+type StaticSiteStatus struct {
+	// ObservedGeneration is the metadata.generation of the spec the controller last acted on.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// ReadyReplicas is the Deployment's readyReplicas.
+	// +optional
+	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
+
+	// Conditions are Available, Progressing and Degraded, as the API conventions describe them.
+	//
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// StaticSiteList is the kind the API server returns when you list StaticSites.
+//
+// +kubebuilder:object:root=true
+type StaticSiteList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []StaticSite `json:"items"`
+}

@@ -1,0 +1,36 @@
+// Wrong (exercise 5): the note names the site, not the object the controller changed.
+// kubectl events already shows the site as each event's object, and does not show the related
+// object: a note saying "Created StaticSite web" for the page, the Deployment and the Service
+// alike tells people nothing about which child was made.
+
+package operator
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Exercise 5: events, for people watching the site.
+//
+// An event is a short note about one object ("regarding") and, when there is one, another
+// object it concerns ("related"), from a named controller. kubectl events --for
+// staticsite/<name> lists the events regarding a site with their type, reason, object and note,
+// but not their related object: the note is where people read what was changed.
+// mgr.GetEventRecorder (see NewReconciler) gives a recorder for the events.k8s.io/v1 API; its
+// Eventf takes regarding, related, a type (Normal or Warning), a reason (one word that tools
+// can filter on) and an action (what the controller did), both CamelCase by convention, and a
+// note for people (a format and its arguments). Events are sent in the background and may be
+// merged or dropped: never read them back to decide anything.
+
+// record reports a change the controller made to related on site's behalf: a Normal event
+// regarding the site, with related as the related object, the change as its reason, its
+// Action as the action, and a note such as "Created Deployment web" (r.KindOf gives the kind).
+func (r *StaticSiteReconciler) record(site *StaticSite, related client.Object, change Change) {
+	r.Recorder.Eventf(site, related, corev1.EventTypeNormal, string(change), change.Action(), "%s %s %s", change, r.KindOf(site), site.GetName())
+}
+
+// recordFailure reports a failed reconcile: a Warning event regarding the site (no related
+// object), reason ReconcileFailed, action Reconcile, the error as its note.
+func (r *StaticSiteReconciler) recordFailure(site *StaticSite, err error) {
+	r.Recorder.Eventf(site, nil, corev1.EventTypeWarning, "ReconcileFailed", "Reconcile", "%v", err)
+}
