@@ -26,7 +26,7 @@ go build -o "$scratch/.cache/bin/" ./scripts/workshop
 
 cd "$scratch"
 log=$scratch/watch.log
-NO_COLOR=1 WORKSHOP_CLUSTER_DIR="$root/.cluster" .cache/bin/workshop watch 01 1 </dev/null >"$log" 2>&1 &
+NO_COLOR=1 WORKSHOP_CLUSTER_DIR="$root/.cluster" WORKSHOP_RUNNING_CLUSTER=1 .cache/bin/workshop watch 01 1 </dev/null >"$log" 2>&1 &
 pid=$!
 wait_for() { # wait_for N: until the log holds N verdict lines
   for _ in $(seq 1 1800); do

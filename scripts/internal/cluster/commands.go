@@ -23,12 +23,18 @@ func (c *Cluster) Up(ctx context.Context) error {
 }
 
 func (c *Cluster) up(ctx context.Context) error {
+	if err := checkOwner(c.dir, c.root); err != nil {
+		return err
+	}
 	fmt.Fprintf(c.out, "Workshop cluster: %s (%s).\n", c.runtime, c.why)
 	d, err := c.driver(ctx)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	if err := recordOwner(c.dir, c.root); err != nil {
 		return err
 	}
 	if c.runtime == Kind {

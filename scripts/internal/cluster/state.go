@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,3 +28,30 @@ func record(dir, runtime string) error {
 
 // forget removes the record, once a kind cluster is deleted.
 func forget(dir string) { _ = os.Remove(filepath.Join(dir, stateFile)) }
+
+// ownerFile, in the cluster folder, names the workspace that started the cluster there. The
+// cluster's programs are that workspace's builds; another workspace pointed at the folder
+// (WORKSHOP_CLUSTER_DIR) would restart them as its own, so it is refused instead (checkOwner).
+const ownerFile = "workspace"
+
+// recordOwner writes root as the workspace that starts the cluster in dir.
+func recordOwner(dir, root string) error {
+	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(root+"\n"), 0o644)
+}
+
+// checkOwner refuses to start or restart, from root, a cluster another workspace started in
+// dir while that workspace still exists.
+func checkOwner(dir, root string) error {
+	data, err := os.ReadFile(filepath.Join(dir, ownerFile))
+	if err != nil {
+		return nil // none recorded: a cluster of an older workspace, or none yet
+	}
+	owner := strings.TrimSpace(string(data))
+	if owner == root {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(owner, "go.work")); err != nil {
+		return nil // that workspace is gone: this one may take the folder over
+	}
+	return fmt.Errorf("the cluster in %s belongs to the workspace at %s: run make there, or set WORKSHOP_RUNNING_CLUSTER=1 to use that cluster as it runs, without starting or restarting it", dir, owner)
+}

@@ -123,7 +123,8 @@ func scratchWorkspace(t *testing.T) scratch {
 	}
 	dir := t.TempDir()
 	ws := scratch{dir: dir, tool: filepath.Join(dir, ".cache", "bin", "workshop"), env: []string{
-		"LESSONS_KUBECONFIG=" + kubeconfig, "WORKSHOP_CLUSTER_DIR=" + workspace.ClusterDir(root), "NO_COLOR=1"}}
+		"LESSONS_KUBECONFIG=" + kubeconfig, "WORKSHOP_CLUSTER_DIR=" + workspace.ClusterDir(root),
+		"WORKSHOP_RUNNING_CLUSTER=1", "NO_COLOR=1"}}
 	runIn(t, root, "go", "build", "-o", ws.tool, "./scripts/workshop")
 	for _, sub := range []string{"lessons/01-gvk-gvr", "solutions/01-gvk-gvr"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, sub)), 0o755); err != nil {
