@@ -96,7 +96,11 @@ func (j *joined) post(ctx context.Context, path string, body []byte, answer any)
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 500))
-		return &refusedError{resp.StatusCode, resp.Status, strings.TrimSpace(string(msg)), j.rejoin()}
+		fix := j.rejoin()
+		if strings.HasPrefix(string(msg), wrongCode) { // a new board, or a new code: the one kept is no use
+			fix = strings.Replace(fix, "CODE="+j.Code, "CODE=<the code the board shows>", 1)
+		}
+		return &refusedError{resp.StatusCode, resp.Status, strings.TrimSpace(string(msg)), fix}
 	}
 	if answer == nil {
 		return nil

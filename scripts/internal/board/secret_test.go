@@ -164,3 +164,25 @@ func TestLearnerJoinsABoardThatStartsLaterAndHearsOfARemoval(t *testing.T) {
 		t.Errorf("a removed learner must be told how to join again, got %q", said.String())
 	}
 }
+
+// After a clear with a new code, the learner's check says to join with the code the board
+// shows, not the one kept.
+func TestLearnerWithAnOldCodeIsToldToGetTheNewOne(t *testing.T) {
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"))
+	root := t.TempDir()
+	if _, err := Join(t.Context(), root, b.srv.URL, b.s.Code(), "ada"); err != nil {
+		t.Fatal(err)
+	}
+	old := b.s.Code()
+	if _, err := Clear(t.Context(), b.adminFile(), true); err != nil {
+		t.Fatal(err)
+	}
+	var said bytes.Buffer
+	notifyOut = &said
+	t.Cleanup(func() { notifyOut = os.Stderr })
+	b.now = b.now.Add(time.Second)
+	Notify(root)
+	if !strings.Contains(said.String(), `CODE=<the code the board shows> NAME="ada"`) || strings.Contains(said.String(), old) {
+		t.Errorf("the learner must be told to get the new code, got %q", said.String())
+	}
+}

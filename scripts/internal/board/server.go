@@ -100,12 +100,14 @@ func (s *Server) readLimited(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+const wrongCode = "wrong or missing join code"
+
 // codeOK answers 403 and returns false when the request lacks the join code.
 func (s *Server) codeOK(w http.ResponseWriter, r *http.Request) bool {
 	if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Join-Code")), []byte(s.Code())) == 1 {
 		return true
 	}
-	httpError(w, http.StatusForbidden, "wrong or missing join code: make join BOARD=... CODE=<the code the board shows>")
+	httpError(w, http.StatusForbidden, wrongCode+": make join BOARD=... CODE=<the code the board shows>")
 	return false
 }
 
