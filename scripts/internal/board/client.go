@@ -62,8 +62,25 @@ func Join(ctx context.Context, root, board, code, name string) (string, error) {
 	if err != nil { // not answering yet: kept, and the next check joins
 		return name, err
 	}
-	return j.Learner, Send(ctx, root)
+	err = Send(ctx, root)
+	var tooFast *refusedError
+	if errors.As(err, &tooFast) && tooFast.code == http.StatusTooManyRequests {
+		return j.Learner, nil // joined again within a second of a report: the next check reports
+	}
+	if err != nil {
+		return j.Learner, &FirstReportError{err}
+	}
+	return j.Learner, nil
 }
+
+// FirstReportError is a join that worked and is kept, whose first report did not get through.
+type FirstReportError struct{ err error }
+
+func (e *FirstReportError) Error() string {
+	return "joined, but this laptop's results did not get to the board: " + e.err.Error()
+}
+
+func (e *FirstReportError) Unwrap() error { return e.err }
 
 // join asks the board for this laptop's secret under its name.
 func (j *joined) join(ctx context.Context) error {

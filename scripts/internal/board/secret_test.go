@@ -3,6 +3,7 @@ package board
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -62,8 +63,7 @@ func TestLearnerJoinsAgainFromTheSameLaptopOnly(t *testing.T) {
 	if err != nil || len(j.Secret) < 22 || j.Pending { // 22 base64 characters are 128 bits
 		t.Fatalf("board.json must keep a secret of 128 bits or more: %+v %v", j, err)
 	}
-	b.now = b.now.Add(time.Second)
-	if _, err := Join(t.Context(), mine, b.srv.URL, b.s.Code(), "grace"); err != nil {
+	if _, err := Join(t.Context(), mine, b.srv.URL, b.s.Code(), "grace"); err != nil { // within the second
 		t.Errorf("joining again from the same laptop: %v", err)
 	}
 	_, err = Join(t.Context(), other, b.srv.URL, b.s.Code(), "Grace")
@@ -184,5 +184,22 @@ func TestLearnerWithAnOldCodeIsToldToGetTheNewOne(t *testing.T) {
 	Notify(root)
 	if !strings.Contains(said.String(), `CODE=<the code the board shows> NAME="ada"`) || strings.Contains(said.String(), old) {
 		t.Errorf("the learner must be told to get the new code, got %q", said.String())
+	}
+}
+
+// A join that worked is kept even when its first report is refused, and says so.
+func TestLearnerJoinedWhoseFirstReportIsRefused(t *testing.T) {
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"), Options{Lessons: Catalog{"01-gvk-gvr": {1, 2, 3, 4}}})
+	root := t.TempDir()
+	if err := learner.Update(root, func(s *learner.State) { s.Exercise("99-elsewhere", 1).Checked(1, 1, "", time.Now()) }); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Join(t.Context(), root, b.srv.URL, b.s.Code(), "ada")
+	var first *FirstReportError
+	if !errors.As(err, &first) || !strings.Contains(err.Error(), "not a lesson of this workshop") {
+		t.Errorf("want the join kept and the refused report said, got %v", err)
+	}
+	if j, err := readJoined(root); err != nil || j.Secret == "" {
+		t.Errorf("the join must be kept: %+v %v", j, err)
 	}
 }

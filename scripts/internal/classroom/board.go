@@ -161,6 +161,12 @@ func printBanner(w io.Writer, urls []string, room bool, code, statePath string, 
 // the learner's name), so that make check and make watch report each result there.
 func JoinBoard(ctx context.Context, root, url, code, name string) (bool, error) {
 	name, err := board.Join(ctx, root, url, code, name)
+	var firstReport *board.FirstReportError
+	if errors.As(err, &firstReport) {
+		fmt.Printf("Joined the board %s as %q, but: %v\n", url, name, firstReport.Unwrap())
+		fmt.Println("The join is kept: every make check reports again.")
+		return false, nil
+	}
 	if err != nil {
 		return false, fmt.Errorf("joining %s as %q: %v (a board that refuses is forgotten; one that does not answer yet is kept, and the next make check joins)", url, name, err)
 	}
