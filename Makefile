@@ -68,13 +68,16 @@ envtest-assets: tools
 
 # Classroom readiness and the instructor's board. doctor only reads; prepare is the one step that
 # needs the network; the board keeps its state in .classroom/board.db (git-ignored).
-.PHONY: doctor prepare kit classroom join
+# board-remove and board-clear act on the board make classroom runs, from the same laptop.
+.PHONY: doctor prepare kit classroom join board-remove board-clear
 doctor: tools
 	@$(WS) doctor $(ARGS)
 prepare kit join: tools
 	@$(WS) $@
 classroom: tools
 	@$(WS) board
+board-remove board-clear: tools
+	@$(WS) board $(patsubst board-%,%,$@)
 
 # A laptop without the network cannot build the tool that installs the kit: its modules are in
 # the kit. So the kit's modules are first unpacked as they are (tar) into a scratch proxy, the tool

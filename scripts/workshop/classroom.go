@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"workshop.local/scripts/internal/board"
 	"workshop.local/scripts/internal/classroom"
 	"workshop.local/scripts/workspace"
 )
@@ -99,6 +100,7 @@ func kitInstallCommand() *cobra.Command {
 
 func boardCommand() *cobra.Command {
 	var addr, state string
+	var maxLearners int
 	cmd := &cobra.Command{
 		Use:   "board",
 		Short: "Instructor: serve the live board of who is stuck (prints the join code)",
@@ -107,12 +109,58 @@ func boardCommand() *cobra.Command {
 			if addr == "" {
 				addr = "127.0.0.1:8765"
 			}
-			return classroom.ServeBoard(cmd.Context(), root, addr, state)
+			return classroom.ServeBoard(cmd.Context(), root, addr, state, maxLearners)
 		}),
 	}
 	stringFlag(cmd, &addr, "addr", "ADDR", "where to listen: 0.0.0.0:8765 for the room (default 127.0.0.1:8765)")
-	stringFlag(cmd, &state, "state", "STATE", "the board's database (default .classroom/board.db), kept across restarts")
+	stateFlag(cmd, &state)
+	cmd.Flags().IntVar(&maxLearners, "max-learners", 0,
+		fmt.Sprintf("how many learners the board takes (default %d, at most %d) (MAX_LEARNERS=)", board.DefaultMaxLearners, board.MaxMaxLearners))
+	_ = cmd.Flags().SetAnnotation("max-learners", envAnnotation, []string{"MAX_LEARNERS"})
+	cmd.AddCommand(boardRemoveCommand(), boardClearCommand())
 	return asMake(cmd, "classroom")
+}
+
+func stateFlag(cmd *cobra.Command, state *string) {
+	stringFlag(cmd, state, "state", "STATE", "the board's database (default .classroom/board.db), kept across restarts")
+}
+
+func boardRemoveCommand() *cobra.Command {
+	var name, state string
+	cmd := &cobra.Command{
+		Use:   "remove [NAME]",
+		Short: "Instructor: take a learner off the running board; the name is free again",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, err := workspace.Root()
+			if err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				name = args[0]
+			}
+			return verdict(classroom.RemoveLearner(cmd.Context(), root, state, name))
+		},
+	}
+	stringFlag(cmd, &name, "name", "NAME", "a name on the board: yours for make join, the learner's to take off for make board-remove")
+	stateFlag(cmd, &state)
+	return asMake(cmd, "board-remove")
+}
+
+func boardClearCommand() *cobra.Command {
+	var state string
+	var newCode bool
+	cmd := &cobra.Command{
+		Use:   "clear",
+		Short: "Instructor: take every learner off the running board (NEW_CODE=1: and change the join code)",
+		Args:  cobra.NoArgs,
+		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
+			return classroom.ClearBoard(cmd.Context(), root, state, newCode)
+		}),
+	}
+	stateFlag(cmd, &state)
+	boolFlag(cmd, &newCode, "new-code", "NEW_CODE", "also give the board a new join code (learners need it to join again)")
+	return asMake(cmd, "board-clear")
 }
 
 func joinCommand() *cobra.Command {

@@ -3,6 +3,7 @@ package board
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,30 +17,45 @@ import (
 
 // testBoard is a board on a temporary state file with a clock the test moves.
 type testBoard struct {
-	t    *testing.T
-	s    *Server
-	srv  *httptest.Server
-	path string
-	now  time.Time
+	t       *testing.T
+	s       *Server
+	srv     *httptest.Server
+	path    string
+	now     time.Time
+	secrets map[string]string // each learner's secret, as their laptop keeps it
 }
 
-func newTestBoard(t *testing.T, path string) *testBoard {
+func newTestBoard(t *testing.T, path string, opts ...Options) *testBoard {
 	t.Helper()
-	s, err := Open(path)
+	s, err := Open(path, append(opts, Options{})[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &testBoard{t: t, s: s, path: path, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	b := &testBoard{t: t, s: s, path: path, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), secrets: map[string]string{}}
 	s.now = func() time.Time { return b.now }
 	b.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(func() { b.srv.Close(); _ = s.Close() })
 	return b
 }
 
-func (b *testBoard) post(code string, body []byte) (int, string) {
+// call sends a request to the board as a laptop at the address from would, and returns the
+// status and the body. from "" is the test's own loopback connection to the real server.
+func (b *testBoard) call(method, path, from string, header map[string]string, body []byte) (int, string) {
 	b.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, b.srv.URL+"/api/report", bytes.NewReader(body))
-	req.Header.Set("X-Join-Code", code)
+	if from != "" {
+		req := httptest.NewRequest(method, path, bytes.NewReader(body))
+		req.RemoteAddr = from
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		rec := httptest.NewRecorder()
+		b.s.Handler().ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	req, _ := http.NewRequest(method, b.srv.URL+path, bytes.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		b.t.Fatal(err)
@@ -50,8 +66,33 @@ func (b *testBoard) post(code string, body []byte) (int, string) {
 	return resp.StatusCode, msg.String()
 }
 
+// post sends a report with the join code code and, if the learner has one, their secret.
+func (b *testBoard) post(code string, body []byte) (int, string) {
+	b.t.Helper()
+	var rep Report
+	_ = json.Unmarshal(body, &rep)
+	return b.call(http.MethodPost, "/api/report", "", map[string]string{"X-Join-Code": code, secretHeader: b.secrets[rep.Learner]}, body)
+}
+
+// join joins name as a new laptop (or, with its secret kept, the same one again).
+func (b *testBoard) join(name string) (int, string) {
+	b.t.Helper()
+	body, _ := json.Marshal(joinRequest{name})
+	status, msg := b.call(http.MethodPost, "/api/join", "", map[string]string{"X-Join-Code": b.s.Code(), secretHeader: b.secrets[name]}, body)
+	var answer joinAnswer
+	if status/100 == 2 && json.Unmarshal([]byte(msg), &answer) == nil {
+		b.secrets[answer.Learner] = answer.Secret
+	}
+	return status, msg
+}
+
 func (b *testBoard) report(name string, lesson string, n int, passed bool, failure string) int {
 	b.t.Helper()
+	if b.secrets[name] == "" {
+		if status, msg := b.join(name); status != http.StatusCreated {
+			b.t.Fatalf("join of %s: %d %s", name, status, msg)
+		}
+	}
 	res := Result{Passed: passed, Specs: 4, CheckedAt: b.now, FirstFailure: failure}
 	if passed {
 		res.SpecsPassed = 4
@@ -66,14 +107,8 @@ func (b *testBoard) report(name string, lesson string, n int, passed bool, failu
 
 func (b *testBoard) get(path string) string {
 	b.t.Helper()
-	resp, err := http.Get(b.srv.URL + path)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out bytes.Buffer
-	_, _ = out.ReadFrom(resp.Body)
-	return out.String()
+	_, body := b.call(http.MethodGet, path, "", nil, nil)
+	return body
 }
 
 func TestBoardShowsLearnersEscapedAndWhoIsStuck(t *testing.T) {
@@ -115,6 +150,7 @@ func TestBoardRejectsBadReports(t *testing.T) {
 		{"unknown field", b.s.Code(), []byte(`{"learner":"a","code":"x"}`), http.StatusBadRequest, "unknown field"},
 		{"bad lesson", b.s.Code(), []byte(`{"learner":"a","lessons":{"../etc":{}}}`), http.StatusBadRequest, "lesson folder"},
 		{"bad counts", b.s.Code(), []byte(`{"learner":"a","lessons":{"01-x":{"1":{"specsPassed":5,"specs":2}}}}`), http.StatusBadRequest, "not a count"},
+		{"bad exercise", b.s.Code(), []byte(`{"learner":"a","lessons":{"01-x":{"21":{"specs":2}}}}`), http.StatusBadRequest, "no exercise 21"},
 		{"no name", b.s.Code(), []byte(`{"learner":"  "}`), http.StatusBadRequest, "learner name"},
 		{"oversized", b.s.Code(), append([]byte(`{"learner":"`+strings.Repeat("a", MaxReportBytes)), []byte(`"}`)...), http.StatusRequestEntityTooLarge, "larger than"},
 	}
@@ -193,4 +229,13 @@ func TestLearnerJoinsAndReports(t *testing.T) {
 	if log, _ := os.ReadFile(filepath.Join(learner.Dir(root), "board.log")); !strings.Contains(string(log), "did not answer") {
 		t.Errorf("the failed report should be noted in board.log, got %q", log)
 	}
+}
+
+func mustListen(t *testing.T, addr string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
 }

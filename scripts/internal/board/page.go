@@ -6,8 +6,21 @@ import (
 	"html/template"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+)
+
+// The page stays small whatever is posted: at most rowsPerPage learners per page (a default
+// class fits on one), a cell's failure text cut to titleRunes and, past titleBudget bytes of
+// them, no more texts (the failures view has them); the failures view shows the
+// maxGroups most common failures, each with up to namesPerGroup names.
+const (
+	rowsPerPage   = 60
+	titleRunes    = 80
+	titleBudget   = 64 << 10
+	maxGroups     = 30
+	namesPerGroup = 12
 )
 
 // column is one lesson's exercise, as seen in any learner's reports: the board needs no copy of
@@ -33,43 +46,54 @@ type failureGroup struct {
 	Exercise string
 	Message  string
 	Learners []string
+	Count    int // learners in all; Learners may show fewer
+}
+
+// boardPage is what the page template shows: one page of the learners.
+type boardPage struct {
+	Columns               []column
+	Rows                  []row
+	Learners, First, Last int
+	Prev, Next            int // page numbers, 0 for none
 }
 
 // The templates are html/template: every learner name and failure message is escaped.
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Workshop board</title>
 <style>body{font-family:sans-serif}td,th{padding:2px 6px;text-align:center}.passed{background:#8d8}.failing{background:#e88}.not-started{background:#eee}.stuck{color:#b00;font-weight:bold}</style>
-</head><body><h1>Workshop board</h1><p>{{len .Rows}} learners · <a href="/failures">common failures</a> · refreshes every 5 s</p>
+</head><body><h1>Workshop board</h1><p>{{.Learners}} learners{{if or .Prev .Next}} · showing {{.First}} to {{.Last}}{{if .Prev}} · <a href="/?page={{.Prev}}">previous page</a>{{end}}{{if .Next}} · <a href="/?page={{.Next}}">next page</a>{{end}}{{end}} · <a href="/failures">common failures</a> · refreshes every 5 s</p>
 <table id="board"><tr><th>learner</th><th>last progress</th>{{range .Columns}}<th>{{.Lesson}} #{{.N}}</th>{{end}}<th>stuck</th></tr>
-{{range .Rows}}<tr class="learner"><td class="name">{{.Name}}</td><td>{{.Since}}</td>{{range .Cells}}<td class="{{.State}}" title="{{.Title}}">{{.State}}</td>{{end}}<td class="stuck">{{.Stuck}}</td></tr>
+{{range .Rows}}<tr class="learner"><td class="name">{{.Name}}</td><td>{{.Since}}</td>{{range .Cells}}<td class="{{.State}}"{{if .Title}} title="{{.Title}}"{{end}}>{{.State}}</td>{{end}}<td class="stuck">{{.Stuck}}</td></tr>
 {{end}}</table></body></html>
 `))
 
 var failuresTemplate = template.Must(template.New("failures").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Common failures</title></head>
-<body><h1>Current failures, most common first</h1><p><a href="/">the board</a></p>
+<body><h1>Current failures, most common first</h1><p><a href="/">the board</a>{{if .More}} · {{.More}} less common failures not shown{{end}}</p>
 <table id="failures"><tr><th>exercise</th><th>learners</th><th>first failure</th><th>who</th></tr>
-{{range .}}<tr><td>{{.Exercise}}</td><td>{{len .Learners}}</td><td class="message">{{.Message}}</td><td>{{range $i, $n := .Learners}}{{if $i}}, {{end}}{{$n}}{{end}}</td></tr>
+{{range .Groups}}<tr><td>{{.Exercise}}</td><td>{{.Count}}</td><td class="message">{{.Message}}</td><td>{{range $i, $n := .Learners}}{{if $i}}, {{end}}{{$n}}{{end}}{{if gt .Count (len .Learners)}} and {{.Count}} in all{{end}}</td></tr>
 {{end}}</table></body></html>
 `))
 
-func (s *Server) page(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	s.mu.Lock()
-	cols, rows := s.table(s.now())
+	p := s.table(s.now(), max(n, 1))
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = pageTemplate.Execute(w, struct {
-		Columns []column
-		Rows    []row
-	}{cols, rows})
+	_ = pageTemplate.Execute(w, p)
 }
 
 func (s *Server) failures(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Lock()
 	groups := s.failureGroups()
 	s.mu.Unlock()
+	more := max(0, len(groups)-maxGroups)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = failuresTemplate.Execute(w, groups)
+	_ = failuresTemplate.Execute(w, struct {
+		Groups []failureGroup
+		More   int
+	}{groups[:len(groups)-more], more})
 }
 
 func (s *Server) learners() []*Learner {
@@ -77,11 +101,14 @@ func (s *Server) learners() []*Learner {
 	for _, l := range s.st.Learners {
 		ls = append(ls, l)
 	}
-	slices.SortFunc(ls, func(a, b *Learner) int { return cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	slices.SortFunc(ls, func(a, b *Learner) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
+	})
 	return ls
 }
 
-func (s *Server) table(now time.Time) ([]column, []row) {
+// columns are the exercises anyone has checked, in lesson order.
+func (s *Server) columns() []column {
 	seen := map[column]bool{}
 	for _, l := range s.st.Learners {
 		for lesson, exs := range l.Lessons {
@@ -95,26 +122,51 @@ func (s *Server) table(now time.Time) ([]column, []row) {
 		cols = append(cols, c)
 	}
 	slices.SortFunc(cols, func(a, b column) int { return cmp.Or(cmp.Compare(a.Lesson, b.Lesson), cmp.Compare(a.N, b.N)) })
-	var rows []row
-	for _, l := range s.learners() {
-		r := row{Name: l.Name, Since: ago(now.Sub(l.LastProgress))}
-		for _, c := range cols {
-			e, ok := l.Lessons[c.Lesson][c.N]
-			switch {
-			case !ok || e.Specs == 0:
-				r.Cells = append(r.Cells, cell{State: "not-started"})
-			case e.Passed:
-				r.Cells = append(r.Cells, cell{State: "passed", Title: fmt.Sprintf("%d of %d specs", e.SpecsPassed, e.Specs)})
-			default:
-				r.Cells = append(r.Cells, cell{State: "failing", Title: e.FirstFailure})
-				if !e.FailingSince.IsZero() && now.Sub(e.FailingSince) >= StuckAfter {
-					r.Stuck = fmt.Sprintf("%s #%d for %s", c.Lesson, c.N, ago(now.Sub(e.FailingSince)))
-				}
+	return cols
+}
+
+// table is page n of the board (the last page when n is past it).
+func (s *Server) table(now time.Time, n int) boardPage {
+	all := s.learners()
+	pages := max(1, (len(all)+rowsPerPage-1)/rowsPerPage)
+	n = min(n, pages)
+	first, last := (n-1)*rowsPerPage, min(n*rowsPerPage, len(all))
+	p := boardPage{Columns: s.columns(), Learners: len(all), First: first + 1, Last: last}
+	if n > 1 {
+		p.Prev = n - 1
+	}
+	if n < pages {
+		p.Next = n + 1
+	}
+	budget := titleBudget
+	for _, l := range all[first:last] {
+		p.Rows = append(p.Rows, rowOf(l, p.Columns, now, &budget))
+	}
+	return p
+}
+
+// rowOf is one learner's row; failure texts are spent from budget (bytes, once escaped).
+func rowOf(l *Learner, cols []column, now time.Time, budget *int) row {
+	r := row{Name: l.Name, Since: ago(now.Sub(l.LastProgress))}
+	for _, c := range cols {
+		e, ok := l.Lessons[c.Lesson][c.N]
+		switch {
+		case !ok || e.Specs == 0:
+			r.Cells = append(r.Cells, cell{State: "not-started"})
+		case e.Passed:
+			r.Cells = append(r.Cells, cell{State: "passed", Title: fmt.Sprintf("%d of %d specs", e.SpecsPassed, e.Specs)})
+		default:
+			title := truncate(e.FirstFailure, titleRunes)
+			if *budget -= len(template.HTMLEscapeString(title)); *budget < 0 {
+				title = ""
+			}
+			r.Cells = append(r.Cells, cell{State: "failing", Title: title})
+			if !e.FailingSince.IsZero() && now.Sub(e.FailingSince) >= StuckAfter {
+				r.Stuck = fmt.Sprintf("%s #%d for %s", c.Lesson, c.N, ago(now.Sub(e.FailingSince)))
 			}
 		}
-		rows = append(rows, r)
 	}
-	return cols, rows
+	return r
 }
 
 // failureGroups groups the learners currently failing each exercise by their first failure's
@@ -132,7 +184,10 @@ func (s *Server) failureGroups() []failureGroup {
 				if byKey[key] == nil {
 					byKey[key] = &failureGroup{Exercise: ex, Message: e.FirstFailure}
 				}
-				byKey[key].Learners = append(byKey[key].Learners, l.Name)
+				g := byKey[key]
+				if g.Count++; len(g.Learners) < namesPerGroup {
+					g.Learners = append(g.Learners, l.Name)
+				}
 			}
 		}
 	}
@@ -141,7 +196,7 @@ func (s *Server) failureGroups() []failureGroup {
 		groups = append(groups, *g)
 	}
 	slices.SortFunc(groups, func(a, b failureGroup) int {
-		return cmp.Or(cmp.Compare(len(b.Learners), len(a.Learners)), cmp.Compare(a.Exercise, b.Exercise), cmp.Compare(a.Message, b.Message))
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Exercise, b.Exercise), cmp.Compare(a.Message, b.Message))
 	})
 	return groups
 }

@@ -5,6 +5,7 @@ package board
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -40,14 +41,39 @@ const (
 
 var lessonName = regexp.MustCompile(`^\d\d-[a-z0-9-]{1,40}$`)
 
-// Validate refuses a malformed report with a message the learner's tool can show, and trims
-// failure messages to a length the page can show.
-func (r *Report) Validate() error {
-	r.Learner = strings.TrimSpace(r.Learner)
-	n := utf8.RuneCountInString(r.Learner)
-	if n == 0 || n > maxNameRunes || strings.IndexFunc(r.Learner, func(c rune) bool { return !unicode.IsPrint(c) }) >= 0 {
-		return fmt.Errorf("learner name must be 1 to %d printable characters", maxNameRunes)
+// Catalog is the workshop's lessons and their exercises, as the instructor's workspace has
+// them: the board keeps a learner's results for these and nothing else, which bounds what one
+// learner's record can grow to. A nil Catalog takes any lesson folder name and exercises 1 to 20.
+type Catalog map[string][]int
+
+// has says whether the lesson (and, when n > 0, its exercise n) is one the board keeps.
+func (c Catalog) has(lesson string, n int) bool {
+	if c == nil {
+		return lessonName.MatchString(lesson) && n <= maxExercises
 	}
+	exercises, ok := c[lesson]
+	return ok && (n == 0 || slices.Contains(exercises, n))
+}
+
+// validName trims a learner's name and refuses an empty, long or unprintable one.
+func validName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	n := utf8.RuneCountInString(name)
+	if n == 0 || n > maxNameRunes || strings.IndexFunc(name, func(c rune) bool { return !unicode.IsPrint(c) }) >= 0 {
+		return "", fmt.Errorf("learner name must be 1 to %d printable characters", maxNameRunes)
+	}
+	return name, nil
+}
+
+// Validate refuses a malformed report with a message the learner's tool can show, and trims
+// failure messages to a length the page can show. Lessons and exercises outside the catalog
+// are refused: they would be kept for nobody.
+func (r *Report) Validate(c Catalog) error {
+	name, err := validName(r.Learner)
+	if err != nil {
+		return err
+	}
+	r.Learner = name
 	if len(r.Lessons) > maxLessons {
 		return fmt.Errorf("at most %d lessons per report", maxLessons)
 	}
@@ -55,9 +81,12 @@ func (r *Report) Validate() error {
 		if !lessonName.MatchString(lesson) {
 			return fmt.Errorf("%q is not a lesson folder name like 01-gvk-gvr", lesson)
 		}
+		if !c.has(lesson, 0) {
+			return fmt.Errorf("%q is not a lesson of this workshop (is your workspace the instructor's version?)", lesson)
+		}
 		for n, res := range exercises {
-			if n < 1 || n > maxExercises {
-				return fmt.Errorf("lesson %s: exercise %d is out of range 1..%d", lesson, n, maxExercises)
+			if n < 1 || !c.has(lesson, n) {
+				return fmt.Errorf("lesson %s has no exercise %d", lesson, n)
 			}
 			if res.Specs < 0 || res.SpecsPassed < 0 || res.SpecsPassed > res.Specs || res.Specs > maxSpecsPerCheck {
 				return fmt.Errorf("lesson %s exercise %d: %d of %d specs is not a count", lesson, n, res.SpecsPassed, res.Specs)

@@ -21,9 +21,13 @@ type State struct {
 	Learners map[string]*Learner `json:"learners"`
 }
 
-// Learner is one laptop's latest results and when it last moved forward.
+// Learner is one laptop's latest results and when it last moved forward. SecretHash is the
+// SHA-256 of the secret the laptop got at make join: only it may report under this name. It is
+// stored but never served ("" for a learner recorded before the board gave secrets).
 type Learner struct {
 	Name         string                      `json:"name"`
+	SecretHash   string                      `json:"-"`
+	Joined       time.Time                   `json:"joined,omitzero"`
 	LastReport   time.Time                   `json:"lastReport"`
 	LastProgress time.Time                   `json:"lastProgress"`
 	Lessons      map[string]map[int]Exercise `json:"lessons"`
@@ -36,7 +40,8 @@ type Exercise struct {
 }
 
 // The database's two buckets: the board's own settings (the join code) and one JSON record per
-// learner, keyed by name.
+// learner, keyed by name (with the hash of the learner's secret). The board takes at most
+// MaxLearners learners, each with at most the catalog's exercises: the file stays bounded.
 var (
 	boardBucket    = []byte("board")
 	learnersBucket = []byte("learners")
@@ -65,7 +70,13 @@ func openStore(path string) (*store, *State, error) {
 		db.Close()
 		return nil, nil, fmt.Errorf("%s is damaged (%v): move it away to start a new board", path, err)
 	}
-	return &store{db}, st, nil
+	s := &store{db}
+	if bloated, err := s.bloated(); err == nil && bloated {
+		if err := s.compact(); err != nil {
+			return nil, nil, fmt.Errorf("%s could not be compacted (%v): move it away to start a new board", path, err)
+		}
+	}
+	return s, st, nil
 }
 
 // readOrInit reads the join code and every learner, creating the buckets and a code if new.
@@ -86,24 +97,52 @@ func readOrInit(tx *bolt.Tx, st *State) error {
 	if err != nil {
 		return err
 	}
-	return learners.ForEach(func(name, record []byte) error {
-		l := &Learner{}
-		if err := json.Unmarshal(record, l); err != nil {
+	return learners.ForEach(func(name, data []byte) error {
+		rec := record{Learner: &Learner{}}
+		if err := json.Unmarshal(data, &rec); err != nil {
 			return fmt.Errorf("learner %q: %w", name, err)
 		}
-		st.Learners[string(name)] = l
+		rec.Learner.SecretHash = rec.SecretHash
+		st.Learners[string(name)] = rec.Learner
 		return nil
 	})
 }
 
+// record is a learner as stored: with the secret's hash, which Learner never serializes.
+type record struct {
+	*Learner
+	SecretHash string `json:"secretHash,omitempty"`
+}
+
 // saveLearner writes one learner's record.
 func (s *store) saveLearner(l *Learner) error {
-	record, err := json.Marshal(l)
+	data, err := json.Marshal(record{l, l.SecretHash})
 	if err != nil {
 		return err
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(learnersBucket).Put([]byte(l.Name), record)
+		return tx.Bucket(learnersBucket).Put([]byte(l.Name), data)
+	})
+}
+
+// deleteLearner removes one learner's record.
+func (s *store) deleteLearner(name string) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(learnersBucket).Delete([]byte(name)) })
+}
+
+// clear removes every learner and, when code is not "", sets a new join code.
+func (s *store) clear(code string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(learnersBucket); err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucket(learnersBucket); err != nil {
+			return err
+		}
+		if code == "" {
+			return nil
+		}
+		return tx.Bucket(boardBucket).Put(codeKey, []byte(code))
 	})
 }
 
