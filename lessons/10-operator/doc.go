@@ -2,8 +2,9 @@
 // (lesson10.workshop.local/v1alpha1) is a custom resource declared in Go (staticsite_types.go);
 // controller-gen turns its markers into the CRD manifest and the deepcopy functions
 // (`make generate`), and a controller turns each StaticSite into a ConfigMap (its page), a
-// Deployment (its web servers) and a Service, reports conditions in its status, registers it in
-// a shared site directory that a finalizer cleans up, and records events.
+// Deployment (its web servers) and, unless its exposure is None, a Service, reports conditions
+// in its status, registers it in a shared site directory that a finalizer cleans up, and
+// records events.
 //
 // You edit staticsite_types.go (then run `make generate`), children.go, status.go,
 // finalizer.go, events.go and my_specs_test.go. The rest needs no edits: this file, register.go,

@@ -56,9 +56,9 @@ func startOperator(ctx SpecContext) *running {
 	GinkgoHelper()
 	op := &running{ns: cluster.Namespace(ctx, prefix), requests: &harness.RequestLog{}, faults: &faults{}}
 	op.directory = types.NamespacedName{Namespace: cluster.Namespace(ctx, prefix), Name: operator.DirectoryName}
-	// Registered after the namespaces, so it runs before they are deleted, and before the
-	// manager stops (registered last): a site still carrying the finalizer would keep its
-	// namespace from ever going away.
+	// Cleanups run last registered, first run: registered after the namespaces and before the
+	// manager (op.start), this one runs once the manager has stopped and before the namespaces
+	// are deleted. A site still carrying the finalizer would keep its namespace from going away.
 	DeferCleanup(dropFinalizers, op.ns, NodeTimeout(30*time.Second))
 	op.start(ctx)
 	return op

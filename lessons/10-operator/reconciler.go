@@ -93,7 +93,8 @@ func (r *StaticSiteReconciler) failed(site *StaticSite, err error) error {
 	return err
 }
 
-// The condition types of a StaticSite's status (exercise 3), as the API conventions name them.
+// The condition types of a StaticSite's status (exercise 3): a Deployment's Available and
+// Progressing, and Degraded.
 const (
 	Available   = "Available"   // the site serves its page
 	Progressing = "Progressing" // the site's web servers are changing

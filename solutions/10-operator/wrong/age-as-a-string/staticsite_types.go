@@ -81,7 +81,7 @@ type StaticSiteStatus struct {
 	// +optional
 	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
 
-	// Conditions are Available, Progressing and Degraded, as the API conventions describe them.
+	// Conditions are Available, Progressing and Degraded, each a metav1.Condition.
 	//
 	// +listType=map
 	// +listMapKey=type

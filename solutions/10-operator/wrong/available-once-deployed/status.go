@@ -21,8 +21,8 @@ import (
 // (observedGeneration), what it counted (readyReplicas), and conditions. A condition has a
 // type, a status (True, False or Unknown), a reason (one word for machines, CamelCase by
 // convention), a message for people, the generation it describes (its own observedGeneration)
-// and the time its status last changed. The API conventions name the usual types: Available
-// (it works), Progressing (it is changing), Degraded (something is wrong).
+// and the time its status last changed. A site has three conditions: Available (it works) and
+// Progressing (it is changing), as a Deployment has, and Degraded (something is wrong).
 // meta.SetStatusCondition adds or updates one condition in a list and keeps its
 // lastTransitionTime unless its status changed. The status goes through the status subresource
 // (Client.Status()), and only when it differs: a write nobody needs is load on the API server

@@ -1,6 +1,8 @@
 // Wrong (exercise 1): exposure has no default marker, only the Enum.
-// A StaticSite written without exposure then reaches the CEL rule with no such field: the rule
-// cannot be evaluated and the API server rejects a site that only left out an optional field.
+// A StaticSite written without exposure is then stored without one, and every reader must guess
+// what that means. The CEL rule gets an error from self.exposure ("no such key"), which its ||
+// forgives while replicas >= 1; with 0 replicas the API server rejects the site with that error,
+// not with the rule's message.
 
 package operator
 
@@ -80,7 +82,7 @@ type StaticSiteStatus struct {
 	// +optional
 	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
 
-	// Conditions are Available, Progressing and Degraded, as the API conventions describe them.
+	// Conditions are Available, Progressing and Degraded, each a metav1.Condition.
 	//
 	// +listType=map
 	// +listMapKey=type

@@ -19,7 +19,7 @@ import (
 
 // Exercise 2: the children, owned and idempotent (lesson 08, now in your own operator).
 //
-// A reconciler is called again and again for the same site: after each change of the site,
+// A reconciler is called again and again for the same site: after each change of its spec,
 // of a child, and after every failure. Each call must leave the children as they should be and
 // write nothing when they already are. controllerutil.CreateOrUpdate reads the object, lets a
 // function set the fields this controller owns, and writes only if that changed something. A
