@@ -1,4 +1,4 @@
-// Broken: its status does not say which version of the spec it describes.
+// Broken: its status does not say which generation of the spec it describes as a whole.
 // It never sets status.observedGeneration (the wrong solution no-observed-generation).
 
 package operator
