@@ -26,9 +26,12 @@ const Finalizer = "lesson10.workshop.local/directory-entry"
 // site's entry is the controller's job, hence the finalizer.
 const DirectoryName = "site-directory"
 
-// Image is the web server image. It does not exist: the workshop's local cluster never pulls
-// it, because its node only pretends to run containers.
-const Image = "registry.invalid/web:1"
+// Image is the web servers' image: pause, a container that only waits. This lesson is about
+// the operator, not a web server: what matters is that the pods start and become ready on
+// either cluster. Every kind node holds this image already (it is the node's sandbox image:
+// kind v0.33.0's images/base/files/etc/containerd/config.toml), so nothing is pulled; the local
+// cluster's hollow node runs no container at all and reports its pods ready.
+const Image = "registry.k8s.io/pause:3.10"
 
 // PageName is the name of a StaticSite's page ConfigMap.
 func PageName(site *StaticSite) string { return site.Name + "-page" }
