@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
@@ -29,13 +29,13 @@ const regenerate = " (after changing a marker, run make generate in lessons/10-o
 // expectTooManyRejected is what every validation spec checks first: without a Maximum marker the
 // API server takes any number, and the other expectations would prove nothing.
 func expectTooManyRejected(ctx SpecContext, g Gomega, ns string) {
-	err := k8s.Create(ctx, newSite(ns, "too-many", 6, operator.ExposureService), client.DryRunAll)
+	err := k8s.Create(ctx, newSite(ns, "too-many", 6, v1alpha1.ExposureService), client.DryRunAll)
 	g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "the API server accepted replicas: 6 (error: %v): replicas should have a Maximum of 5; is exercise 1 still the stub?"+regenerate, err)
 }
 
 var _ = Describe("Exercise 1: the API, validated by the API server", harness.Exercise(1), func() {
 	DescribeTable("accepts a StaticSite only within the rules of its markers",
-		func(ctx SpecContext, replicas int32, exposure operator.Exposure, rejectedWith, why string) {
+		func(ctx SpecContext, replicas int32, exposure v1alpha1.Exposure, rejectedWith, why string) {
 			ns := cluster.Namespace(ctx, prefix)
 			Eventually(func(g Gomega) {
 				expectTooManyRejected(ctx, g, ns)
@@ -50,19 +50,19 @@ var _ = Describe("Exercise 1: the API, validated by the API server", harness.Exe
 				g.Expect(err.Error()).To(ContainSubstring(rejectedWith), why)
 			}).WithContext(ctx).WithTimeout(served).Should(Succeed())
 		},
-		Entry("replicas above 5", int32(6), operator.ExposureService, "less than or equal to 5",
+		Entry("replicas above 5", int32(6), v1alpha1.ExposureService, "less than or equal to 5",
 			"replicas go from 0 to 5: a Maximum marker on the field", SpecTimeout(harness.Timeout)),
-		Entry("negative replicas", int32(-1), operator.ExposureNone, "greater than or equal to 0",
+		Entry("negative replicas", int32(-1), v1alpha1.ExposureNone, "greater than or equal to 0",
 			"replicas go from 0 to 5: a Minimum marker on the field", SpecTimeout(harness.Timeout)),
-		Entry("an exposure that is neither Service nor None", int32(1), operator.Exposure("Public"), `Unsupported value: "Public"`,
+		Entry("an exposure that is neither Service nor None", int32(1), v1alpha1.Exposure("Public"), `Unsupported value: "Public"`,
 			"exposure is Service or None: an Enum marker on the field, its values separated by ;", SpecTimeout(harness.Timeout)),
-		Entry("a Service with no web server behind it", int32(0), operator.ExposureService, "a site exposed through a Service needs at least one replica",
+		Entry("a Service with no web server behind it", int32(0), v1alpha1.ExposureService, "a site exposed through a Service needs at least one replica",
 			"a CEL rule (XValidation) on StaticSiteSpec, with this message, sees both fields", SpecTimeout(harness.Timeout)),
-		Entry("the most replicas", int32(5), operator.ExposureService, "",
+		Entry("the most replicas", int32(5), v1alpha1.ExposureService, "",
 			"5 replicas are allowed: a Maximum of 5 is inclusive", SpecTimeout(harness.Timeout)),
-		Entry("no replicas and no Service", int32(0), operator.ExposureNone, "",
+		Entry("no replicas and no Service", int32(0), v1alpha1.ExposureNone, "",
 			"a site that is not exposed may have no replicas; and a replicas field tagged omitempty drops a 0, which the default then turns into 1", SpecTimeout(harness.Timeout)),
-		Entry("one replica behind a Service", int32(1), operator.ExposureService, "",
+		Entry("one replica behind a Service", int32(1), v1alpha1.ExposureService, "",
 			"one replica behind a Service is a valid site", SpecTimeout(harness.Timeout)),
 	)
 
@@ -70,7 +70,7 @@ var _ = Describe("Exercise 1: the API, validated by the API server", harness.Exe
 		ns := cluster.Namespace(ctx, prefix)
 		Eventually(func(g Gomega) {
 			site := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"page": "<h1>defaults</h1>"}}}
-			site.SetGroupVersionKind(operator.GroupVersion.WithKind("StaticSite"))
+			site.SetGroupVersionKind(v1alpha1.GroupVersion.WithKind("StaticSite"))
 			site.SetNamespace(ns)
 			site.SetName("defaults")
 			g.Expect(k8s.Create(ctx, site, client.DryRunAll)).To(Succeed())
@@ -81,7 +81,7 @@ var _ = Describe("Exercise 1: the API, validated by the API server", harness.Exe
 
 	It("keeps status apart from spec (a status subresource)", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
-		site := newSite(ns, "status", 1, operator.ExposureService)
+		site := newSite(ns, "status", 1, v1alpha1.ExposureService)
 		Expect(k8s.Create(ctx, site)).To(Succeed())
 		Eventually(func(g Gomega) {
 			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(site), site)).To(Succeed())
@@ -101,9 +101,9 @@ var _ = Describe("Exercise 1: the API, validated by the API server", harness.Exe
 
 	It("shows Replicas, Ready and Available in kubectl get (printer columns)", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
-		site := newSite(ns, "columns", 3, operator.ExposureService)
+		site := newSite(ns, "columns", 3, v1alpha1.ExposureService)
 		Expect(k8s.Create(ctx, site)).To(Succeed())
-		site.Status = operator.StaticSiteStatus{ObservedGeneration: 1, ReadyReplicas: 2, Conditions: []metav1.Condition{
+		site.Status = v1alpha1.StaticSiteStatus{ObservedGeneration: 1, ReadyReplicas: 2, Conditions: []metav1.Condition{
 			{Type: "Progressing", Status: metav1.ConditionFalse, Reason: "Done", LastTransitionTime: metav1.Now()},
 			{Type: "Available", Status: metav1.ConditionTrue, Reason: "Ready", LastTransitionTime: metav1.Now()},
 		}}
@@ -125,7 +125,7 @@ var _ = Describe("Exercise 1: the API, validated by the API server", harness.Exe
 // drawn from the CRD's printer columns) and returns the first row's cells by column name.
 func tableRow(ctx SpecContext, g Gomega, ns string) map[string]any {
 	raw, err := cluster.Clientset.Discovery().RESTClient().Get().
-		AbsPath("/apis", operator.GroupVersion.Group, operator.GroupVersion.Version, "namespaces", ns, "staticsites").
+		AbsPath("/apis", v1alpha1.GroupVersion.Group, v1alpha1.GroupVersion.Version, "namespaces", ns, "staticsites").
 		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").
 		Do(ctx).Raw()
 	g.Expect(err).NotTo(HaveOccurred())

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 2: the children, owned and idempotent (lesson 08, now in your own operator).
@@ -21,7 +23,7 @@ import (
 // carrying the site's labels beside its own, and deletes the Service of a site whose exposure
 // is None. It reports each child it created, updated or deleted with r.record (exercise 5),
 // and returns the Deployment as the API server has it, for the status (exercise 3).
-func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticSite) (*appsv1.Deployment, error) {
+func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *v1alpha1.StaticSite) (*appsv1.Deployment, error) {
 	// TODO(exercise 2): make each child what its Desired function says, with site as its
 	// controller and the site's labels added to the child's own; set only the fields this
 	// controller owns (the API server fills in the rest), so that a child already right is not

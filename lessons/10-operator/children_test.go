@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
@@ -21,7 +22,7 @@ const teamLabel = "example.com/team"
 var _ = Describe("Exercise 2: the children, owned and idempotent", harness.Exercise(2), func() {
 	It("makes a page, a Deployment and a Service, each controlled by the site", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 2, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 2, v1alpha1.ExposureService))
 		Eventually(func(g Gomega) {
 			g.Expect(get(g, ctx, page(site)).Data).To(HaveKeyWithValue("index.html", site.Spec.Page), "the page ConfigMap should hold the site's page (DesiredPage)")
 			g.Expect(get(g, ctx, deployment(site)).Spec.Replicas).To(HaveValue(Equal(int32(2))), "the Deployment should run the site's replicas (DesiredDeployment)")
@@ -41,7 +42,7 @@ var _ = Describe("Exercise 2: the children, owned and idempotent", harness.Exerc
 
 	It("follows the site's changes, keeps other tools' labels, and puts back a child changed or deleted by hand", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		Eventually(func(g Gomega) { get(g, ctx, deployment(site)) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(), "the site's Deployment was never made")
 		// Another tool labels the Deployment; the site's change below makes the controller
 		// update it, on top of that label.
@@ -52,7 +53,7 @@ var _ = Describe("Exercise 2: the children, owned and idempotent", harness.Exerc
 			d.Labels[teamLabel] = "web"
 		})
 
-		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Replicas, s.Spec.Page = 3, "<h1>v2</h1>" })
+		change(ctx, site, func(s *v1alpha1.StaticSite) { s.Spec.Replicas, s.Spec.Page = 3, "<h1>v2</h1>" })
 		Eventually(func(g Gomega) {
 			g.Expect(get(g, ctx, deployment(site)).Spec.Replicas).To(HaveValue(Equal(int32(3))))
 			g.Expect(get(g, ctx, page(site)).Data).To(HaveKeyWithValue("index.html", "<h1>v2</h1>"))
@@ -72,33 +73,33 @@ var _ = Describe("Exercise 2: the children, owned and idempotent", harness.Exerc
 
 	It("deletes its Service when the site's exposure becomes None, and leaves other Services alone", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		Eventually(func(g Gomega) { get(g, ctx, service(site)) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(), "the site's Service was never made")
 		// A site that is not exposed, and a Service of the same name that someone else made and
 		// controls: it lists the site as an owner (so that it goes with the site), but its
 		// controller is another object.
-		hidden := create(ctx, newSite(op.ns, "hidden", 0, operator.ExposureNone))
+		hidden := create(ctx, newSite(op.ns, "hidden", 0, v1alpha1.ExposureNone))
 		foreign := someoneElsesService(ctx, hidden)
 
-		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Exposure = operator.ExposureNone })
+		change(ctx, site, func(s *v1alpha1.StaticSite) { s.Spec.Exposure = v1alpha1.ExposureNone })
 		Eventually(gone(ctx, service(site))).WithContext(ctx).WithTimeout(settle).Should(BeTrue(), "a site whose exposure became None should no longer have a Service")
 
 		// A reconcile of hidden that starts now sees the foreign Service in the cache.
 		key := client.ObjectKeyFromObject(hidden)
 		before := op.reconciles.StartedFor(key)
-		change(ctx, hidden, func(s *operator.StaticSite) { s.Spec.Page = "<h1>still hidden</h1>" })
+		change(ctx, hidden, func(s *v1alpha1.StaticSite) { s.Spec.Page = "<h1>still hidden</h1>" })
 		Eventually(func() int { return op.reconciles.CountFor(key) }).WithContext(ctx).WithTimeout(settle).
 			Should(BeNumerically(">", before), "the site hidden was not reconciled after its page changed")
 		Expect(gone(ctx, foreign)()).To(BeFalse(),
 			"the controller deleted a Service it does not control: one that lists the site only as an owner, whose controller is another object; delete only what metav1.IsControlledBy(service, site) says is the site's")
 
-		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Exposure = operator.ExposureService })
+		change(ctx, site, func(s *v1alpha1.StaticSite) { s.Spec.Exposure = v1alpha1.ExposureService })
 		Eventually(func(g Gomega) { get(g, ctx, service(site)) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(), "exposed again, the site should get its Service back")
 	}, SpecTimeout(harness.Timeout))
 
 	It("writes nothing to children that are already right, and records no change", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		Eventually(func(g Gomega) { get(g, ctx, service(site)) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(), "the site's Service was never made")
 		waitReady(ctx, site)
 
@@ -116,7 +117,7 @@ var _ = Describe("Exercise 2: the children, owned and idempotent", harness.Exerc
 
 // someoneElsesService makes a Service named like site's, whose controller is another object (a
 // ConfigMap) and which lists site as a plain owner, not its controller.
-func someoneElsesService(ctx SpecContext, site *operator.StaticSite) *corev1.Service {
+func someoneElsesService(ctx SpecContext, site *v1alpha1.StaticSite) *corev1.Service {
 	GinkgoHelper()
 	owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name + "-owner"}}
 	Expect(k8s.Create(ctx, owner)).To(Succeed())
@@ -124,7 +125,7 @@ func someoneElsesService(ctx SpecContext, site *operator.StaticSite) *corev1.Ser
 	svc.Spec.Ports = []corev1.ServicePort{{Port: 8080}}
 	svc.OwnerReferences = []metav1.OwnerReference{
 		*metav1.NewControllerRef(owner, corev1.SchemeGroupVersion.WithKind("ConfigMap")),
-		{APIVersion: operator.GroupVersion.String(), Kind: "StaticSite", Name: site.Name, UID: site.UID},
+		{APIVersion: v1alpha1.GroupVersion.String(), Kind: "StaticSite", Name: site.Name, UID: site.UID},
 	}
 	Expect(k8s.Create(ctx, svc)).To(Succeed())
 	return svc

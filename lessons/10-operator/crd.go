@@ -7,7 +7,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The CRD that `make generate` wrote from staticsite_types.go, built into the package so the
+// The CRD that `make generate` wrote from api/v1alpha1/staticsite_types.go, built into the package so the
 // specs and `make run` install exactly what your markers say. It needs no edits: change the
 // markers and run `make generate` instead.
 

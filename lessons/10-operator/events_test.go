@@ -7,12 +7,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
 // eventsFor lists the events.k8s.io/v1 Events regarding site in its namespace (what kubectl
 // events --for staticsite/<name> shows).
-func eventsFor(g Gomega, ctx SpecContext, site *operator.StaticSite) []eventsv1.Event {
+func eventsFor(g Gomega, ctx SpecContext, site *v1alpha1.StaticSite) []eventsv1.Event {
 	list, err := cluster.Clientset.EventsV1().Events(site.Namespace).List(ctx, metav1.ListOptions{})
 	g.Expect(err).NotTo(HaveOccurred())
 	var found []eventsv1.Event
@@ -43,7 +44,7 @@ func naming(kind, name string) OmegaMatcher {
 var _ = Describe("Exercise 5: events", harness.Exercise(5), func() {
 	It("records what it made and registered, regarding the site, related to the child", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		Eventually(eventsFor).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(And(
 			ContainElement(And(event("Normal", "Created", "Create"), related("Deployment", site.Name))),
 			ContainElement(And(event("Normal", "Created", "Create"), related("ConfigMap", operator.PageName(site)))),
@@ -59,7 +60,7 @@ var _ = Describe("Exercise 5: events", harness.Exercise(5), func() {
 
 	It("records a Warning when a reconcile fails", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := newSite(op.ns, "blocked", 1, operator.ExposureService)
+		site := newSite(op.ns, "blocked", 1, v1alpha1.ExposureService)
 		squat(ctx, site)
 		create(ctx, site)
 		Eventually(eventsFor).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(
@@ -69,7 +70,7 @@ var _ = Describe("Exercise 5: events", harness.Exercise(5), func() {
 
 	It("records the removal of its directory entry when the site is deleted", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 0, operator.ExposureNone))
+		site := create(ctx, newSite(op.ns, "web", 0, v1alpha1.ExposureNone))
 		op.registered(ctx, site)
 		Expect(k8s.Delete(ctx, site)).To(Succeed())
 		Eventually(eventsFor).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(

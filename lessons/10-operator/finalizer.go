@@ -2,6 +2,8 @@ package operator
 
 import (
 	"context"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 4: a finalizer, for what the garbage collector cannot clean up.
@@ -26,7 +28,7 @@ import (
 // writes its entry (DirectoryKey: SiteURL) into the directory ConfigMap r.Directory, without
 // reading the directory first, creating that ConfigMap if it is missing. It reports a new
 // registration (the finalizer was just added) with r.record(site, directory, Registered).
-func (r *StaticSiteReconciler) ensureRegistered(ctx context.Context, site *StaticSite) error {
+func (r *StaticSiteReconciler) ensureRegistered(ctx context.Context, site *v1alpha1.StaticSite) error {
 	// TODO(exercise 4): the finalizer first (written to the API server only when it was
 	// missing), then this site's key in the directory, written without a read; a directory
 	// that is not there yet is created with the entry. The stub does nothing: no finalizer, no
@@ -38,7 +40,7 @@ func (r *StaticSiteReconciler) ensureRegistered(ctx context.Context, site *Stati
 // site's entry from the directory (a directory that is gone has no entry to remove), reports it
 // with r.record(site, directory, Unregistered), then removes the Finalizer, which lets the API
 // server delete the site.
-func (r *StaticSiteReconciler) finalize(ctx context.Context, site *StaticSite) error {
+func (r *StaticSiteReconciler) finalize(ctx context.Context, site *v1alpha1.StaticSite) error {
 	// TODO(exercise 4): remove this site's key from the directory (no directory: nothing to
 	// remove), and only once that succeeded, let the finalizer go. The stub does nothing.
 	return nil

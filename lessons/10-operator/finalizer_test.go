@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
@@ -19,10 +20,10 @@ func (op *running) entries(g Gomega, ctx SpecContext) map[string]string {
 }
 
 // registered waits until site carries the finalizer and has its entry.
-func (op *running) registered(ctx SpecContext, site *operator.StaticSite) {
+func (op *running) registered(ctx SpecContext, site *v1alpha1.StaticSite) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
-		g.Expect(get(g, ctx, &operator.StaticSite{ObjectMeta: site.ObjectMeta}).Finalizers).To(ContainElement(operator.Finalizer),
+		g.Expect(get(g, ctx, &v1alpha1.StaticSite{ObjectMeta: site.ObjectMeta}).Finalizers).To(ContainElement(operator.Finalizer),
 			"a registered site should carry the finalizer %s (controllerutil.AddFinalizer, then Update)", operator.Finalizer)
 		g.Expect(op.entries(g, ctx)).To(HaveKeyWithValue(operator.DirectoryKey(site), operator.SiteURL(site)),
 			"the directory should have the entry %s: %s", operator.DirectoryKey(site), operator.SiteURL(site))
@@ -31,7 +32,7 @@ func (op *running) registered(ctx SpecContext, site *operator.StaticSite) {
 
 // hasEntry says whether the directory, read from the API server, has site's entry (false when
 // there is no directory).
-func (op *running) hasEntry(ctx SpecContext, site *operator.StaticSite) bool {
+func (op *running) hasEntry(ctx SpecContext, site *v1alpha1.StaticSite) bool {
 	GinkgoHelper()
 	var directory corev1.ConfigMap
 	err := k8s.Get(ctx, op.directory, &directory)
@@ -46,8 +47,8 @@ func (op *running) hasEntry(ctx SpecContext, site *operator.StaticSite) bool {
 var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exercise(4), func() {
 	It("registers each site in the shared directory, making the directory if needed, and records it once", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		alpha := create(ctx, newSite(op.ns, "alpha", 1, operator.ExposureService))
-		beta := create(ctx, newSite(op.ns, "beta", 0, operator.ExposureNone))
+		alpha := create(ctx, newSite(op.ns, "alpha", 1, v1alpha1.ExposureService))
+		beta := create(ctx, newSite(op.ns, "beta", 0, v1alpha1.ExposureNone))
 		op.registered(ctx, alpha)
 		op.registered(ctx, beta)
 
@@ -60,7 +61,7 @@ var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exer
 
 	It("writes no entry until the site carries the finalizer", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := newSite(op.ns, "alpha", 1, operator.ExposureService)
+		site := newSite(op.ns, "alpha", 1, v1alpha1.ExposureService)
 		op.faults.failWrites(sitePath(site)) // the site cannot be given its finalizer
 		create(ctx, site)
 		Eventually(op.failures).WithArguments(site).WithContext(ctx).WithTimeout(settle).ShouldNot(BeEmpty(),
@@ -74,8 +75,8 @@ var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exer
 
 	It("removes a deleted site's entry, and only its own, before the site goes", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		alpha := create(ctx, newSite(op.ns, "alpha", 1, operator.ExposureService))
-		beta := create(ctx, newSite(op.ns, "beta", 1, operator.ExposureService))
+		alpha := create(ctx, newSite(op.ns, "alpha", 1, v1alpha1.ExposureService))
+		beta := create(ctx, newSite(op.ns, "beta", 1, v1alpha1.ExposureService))
 		op.registered(ctx, alpha)
 		op.registered(ctx, beta)
 
@@ -98,7 +99,7 @@ var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exer
 
 	It("keeps a deleted site, finalizer and all, while its entry cannot be removed", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "alpha", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "alpha", 1, v1alpha1.ExposureService))
 		op.registered(ctx, site)
 		waitReady(ctx, site)
 
@@ -119,7 +120,7 @@ var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exer
 
 	It("lets a site go when the directory itself is gone", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "alpha", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "alpha", 1, v1alpha1.ExposureService))
 		op.registered(ctx, site)
 		// With the operator stopped, the directory and then the site are deleted: restarted, its
 		// first reconcile of the site is the clean-up, with no directory. (Running, it could

@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
@@ -37,7 +38,7 @@ const settle = 15 * time.Second
 var scheme = func() *runtime.Scheme {
 	s := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(s))
-	utilruntime.Must(operator.AddToScheme(s))
+	utilruntime.Must(v1alpha1.AddToScheme(s))
 	return s
 }()
 
@@ -112,7 +113,7 @@ func waitForFingerprint(ctx context.Context, k8s client.Client, fingerprint stri
 // defaults a dry-run StaticSite's fingerprintField to.
 func servedFingerprint(g Gomega, ctx context.Context, k8s client.Client) any {
 	probe := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"page": "probe", "replicas": int64(1), "exposure": "Service"}}}
-	probe.SetGroupVersionKind(operator.GroupVersion.WithKind("StaticSite"))
+	probe.SetGroupVersionKind(v1alpha1.GroupVersion.WithKind("StaticSite"))
 	probe.SetNamespace(metav1.NamespaceDefault)
 	probe.SetName("schema-probe")
 	g.Expect(k8s.Create(ctx, probe, client.DryRunAll)).To(Succeed())
@@ -131,9 +132,9 @@ var _ = AfterEach(func(ctx SpecContext) {
 })
 
 // newSite is a StaticSite in namespace ns (not created).
-func newSite(ns, name string, replicas int32, exposure operator.Exposure) *operator.StaticSite {
-	return &operator.StaticSite{
+func newSite(ns, name string, replicas int32, exposure v1alpha1.Exposure) *v1alpha1.StaticSite {
+	return &v1alpha1.StaticSite{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec:       operator.StaticSiteSpec{Replicas: replicas, Page: "<h1>" + name + "</h1>", Exposure: exposure},
+		Spec:       v1alpha1.StaticSiteSpec{Replicas: replicas, Page: "<h1>" + name + "</h1>", Exposure: exposure},
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
@@ -69,7 +70,7 @@ func startOperator(ctx SpecContext) *running {
 func (op *running) start(ctx SpecContext) {
 	GinkgoHelper()
 	opts := harness.ManagerOptions(op.ns)
-	Expect(operator.AddToScheme(opts.Scheme)).To(Succeed())
+	Expect(v1alpha1.AddToScheme(opts.Scheme)).To(Succeed())
 	cfg := op.requests.Watching(cluster.Config)
 	cfg.Wrap(op.faults.wrap)
 	mgr, err := manager.New(cfg, opts)
@@ -85,7 +86,7 @@ func (op *running) start(ctx SpecContext) {
 // dropFinalizers takes every finalizer off the StaticSites left in ns, once the operator has
 // stopped: the namespace can then be deleted whatever state a spec left them in.
 func dropFinalizers(ctx SpecContext, ns string) {
-	var list operator.StaticSiteList
+	var list v1alpha1.StaticSiteList
 	Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 	for _, site := range list.Items {
 		if len(site.Finalizers) == 0 {
@@ -98,7 +99,7 @@ func dropFinalizers(ctx SpecContext, ns string) {
 }
 
 // create creates site and returns it as the API server has it.
-func create(ctx context.Context, site *operator.StaticSite) *operator.StaticSite {
+func create(ctx context.Context, site *v1alpha1.StaticSite) *v1alpha1.StaticSite {
 	GinkgoHelper()
 	Expect(k8s.Create(ctx, site)).To(Succeed())
 	return site
@@ -124,18 +125,18 @@ func get[T client.Object](g Gomega, ctx context.Context, obj T) T {
 }
 
 // page, deployment and service are site's children's keys, for get.
-func page(site *operator.StaticSite) *corev1.ConfigMap {
+func page(site *v1alpha1.StaticSite) *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: operator.PageName(site)}}
 }
-func deployment(site *operator.StaticSite) *appsv1.Deployment {
+func deployment(site *v1alpha1.StaticSite) *appsv1.Deployment {
 	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name}}
 }
-func service(site *operator.StaticSite) *corev1.Service {
+func service(site *v1alpha1.StaticSite) *corev1.Service {
 	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name}}
 }
 
 // controlledBy matches an object whose controller reference is site.
-func controlledBy(site *operator.StaticSite) OmegaMatcher {
+func controlledBy(site *v1alpha1.StaticSite) OmegaMatcher {
 	return WithTransform(func(obj client.Object) bool {
 		ref := metav1.GetControllerOf(obj)
 		return ref != nil && ref.UID == site.UID && ref.Kind == "StaticSite"
@@ -145,7 +146,7 @@ func controlledBy(site *operator.StaticSite) OmegaMatcher {
 // waitReady waits until site's Deployment has all its replicas ready: the cluster's part. The
 // Deployment itself is the operator's part (exercise 2), so it gets the operator's wait first:
 // without it, waiting the cluster's minute would only blame the cluster.
-func waitReady(ctx context.Context, site *operator.StaticSite) {
+func waitReady(ctx context.Context, site *v1alpha1.StaticSite) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) { get(g, ctx, deployment(site)) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
 		"the operator never made %s's Deployment, which this spec needs: exercise 2 comes first", site.Name)
@@ -156,7 +157,7 @@ func waitReady(ctx context.Context, site *operator.StaticSite) {
 }
 
 // childWrites are the writes the operator sent to site's children since its log was reset.
-func (op *running) childWrites(site *operator.StaticSite) []string {
+func (op *running) childWrites(site *v1alpha1.StaticSite) []string {
 	var writes []string
 	for _, w := range op.requests.Writes() {
 		for _, child := range []string{"/configmaps/" + operator.PageName(site), "/deployments/" + site.Name, "/services/" + site.Name} {
@@ -169,7 +170,7 @@ func (op *running) childWrites(site *operator.StaticSite) []string {
 }
 
 // statusWrites are the writes the operator sent to site's status since its log was reset.
-func (op *running) statusWrites(site *operator.StaticSite) []string {
+func (op *running) statusWrites(site *v1alpha1.StaticSite) []string {
 	return slices.DeleteFunc(op.requests.Writes(), func(w string) bool {
 		return !strings.HasSuffix(w, "/staticsites/"+site.Name+"/status")
 	})
@@ -178,7 +179,7 @@ func (op *running) statusWrites(site *operator.StaticSite) []string {
 // nudge makes the operator reconcile site once more, without changing anything it owns (an
 // annotation on its page: Owns brings the page's update to the site), and waits for that
 // reconcile to end.
-func (op *running) nudge(ctx context.Context, site *operator.StaticSite, note string) {
+func (op *running) nudge(ctx context.Context, site *v1alpha1.StaticSite, note string) {
 	GinkgoHelper()
 	key := client.ObjectKeyFromObject(site)
 	before := op.reconciles.StartedFor(key)
@@ -195,7 +196,7 @@ func (op *running) nudge(ctx context.Context, site *operator.StaticSite, note st
 
 // squat makes a ConfigMap named like site's page, controlled by another object, so that the
 // operator cannot make the page its own: SetControllerReference refuses a second controller.
-func squat(ctx context.Context, site *operator.StaticSite) *corev1.ConfigMap {
+func squat(ctx context.Context, site *v1alpha1.StaticSite) *corev1.ConfigMap {
 	GinkgoHelper()
 	owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: "squatter"}}
 	Expect(k8s.Create(ctx, owner)).To(Succeed())
@@ -213,7 +214,7 @@ func gone(ctx context.Context, obj client.Object) func() bool {
 }
 
 // failures are the texts of the errors the operator's reconciles of site returned so far.
-func (op *running) failures(site *operator.StaticSite) []string {
+func (op *running) failures(site *v1alpha1.StaticSite) []string {
 	var texts []string
 	for _, call := range op.reconciles.For(client.ObjectKeyFromObject(site)) {
 		if call.Err != nil {
@@ -273,7 +274,7 @@ func (s *eventSpy) mark() int {
 
 // since lists the events regarding site, with one of reasons (any reason when none is given),
 // recorded after mark.
-func (s *eventSpy) since(mark int, site *operator.StaticSite, reasons ...string) []spied {
+func (s *eventSpy) since(mark int, site *v1alpha1.StaticSite, reasons ...string) []spied {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var found []spied
@@ -344,8 +345,8 @@ func (f *faults) wrap(rt http.RoundTripper) http.RoundTripper {
 }
 
 // sitePath and directoryPath are the URL paths of a site and of the operator's directory.
-func sitePath(site *operator.StaticSite) string {
-	return fmt.Sprintf("/apis/%s/namespaces/%s/staticsites/%s", operator.GroupVersion, site.Namespace, site.Name)
+func sitePath(site *v1alpha1.StaticSite) string {
+	return fmt.Sprintf("/apis/%s/namespaces/%s/staticsites/%s", v1alpha1.GroupVersion, site.Namespace, site.Name)
 }
 func (op *running) directoryPath() string {
 	return fmt.Sprintf("/api/v1/namespaces/%s/configmaps/%s", op.directory.Namespace, op.directory.Name)

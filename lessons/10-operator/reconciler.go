@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/recorder"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // The StaticSite controller: how it is wired, and the order in which Reconcile calls the parts
@@ -60,7 +62,7 @@ func (r *StaticSiteReconciler) SetupWithManager(mgr manager.Manager) error {
 func (r *StaticSiteReconciler) Wiring(mgr manager.Manager) *builder.Builder {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(ControllerName).
-		For(&StaticSite{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&v1alpha1.StaticSite{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&corev1.ConfigMap{}).
 		Owns(&appsv1.Deployment{}).
 		Owns(&corev1.Service{})
@@ -71,7 +73,7 @@ func (r *StaticSiteReconciler) Wiring(mgr manager.Manager) *builder.Builder {
 // that says how they are (exercise 3). A failure is also reported as a Warning event (exercise
 // 5) and returned, so the site is retried with backoff.
 func (r *StaticSiteReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	var site StaticSite
+	var site v1alpha1.StaticSite
 	if err := r.Client.Get(ctx, req.NamespacedName, &site); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
@@ -86,7 +88,7 @@ func (r *StaticSiteReconciler) Reconcile(ctx context.Context, req reconcile.Requ
 }
 
 // failed reports err, if any, as an event on site, and returns it.
-func (r *StaticSiteReconciler) failed(site *StaticSite, err error) error {
+func (r *StaticSiteReconciler) failed(site *v1alpha1.StaticSite, err error) error {
 	if err != nil {
 		r.recordFailure(site, err)
 	}

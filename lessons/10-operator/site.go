@@ -7,6 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // The StaticSite domain: what a site's children should be, and where it is registered. It
@@ -34,26 +36,28 @@ const DirectoryName = "site-directory"
 const Image = "registry.k8s.io/pause:3.10"
 
 // PageName is the name of a StaticSite's page ConfigMap.
-func PageName(site *StaticSite) string { return site.Name + "-page" }
+func PageName(site *v1alpha1.StaticSite) string { return site.Name + "-page" }
 
 // DirectoryKey is a site's key in the directory: "<namespace>.<name>" (a ConfigMap key allows
 // letters, digits, '-', '_' and '.').
-func DirectoryKey(site *StaticSite) string { return site.Namespace + "." + site.Name }
+func DirectoryKey(site *v1alpha1.StaticSite) string { return site.Namespace + "." + site.Name }
 
 // SiteURL is where a site serves its page: its Service's cluster DNS name, or "" when it is not
 // exposed.
-func SiteURL(site *StaticSite) string {
-	if site.Spec.Exposure == ExposureNone {
+func SiteURL(site *v1alpha1.StaticSite) string {
+	if site.Spec.Exposure == v1alpha1.ExposureNone {
 		return ""
 	}
 	return fmt.Sprintf("http://%s.%s.svc/", site.Name, site.Namespace)
 }
 
 // labels are the labels of every child of site, and the Deployment's selector.
-func labels(site *StaticSite) map[string]string { return map[string]string{SiteLabel: site.Name} }
+func labels(site *v1alpha1.StaticSite) map[string]string {
+	return map[string]string{SiteLabel: site.Name}
+}
 
 // DesiredPage is the page ConfigMap a site should have. It has no owner reference yet.
-func DesiredPage(site *StaticSite) *corev1.ConfigMap {
+func DesiredPage(site *v1alpha1.StaticSite) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: PageName(site), Labels: labels(site)},
 		Data:       map[string]string{"index.html": site.Spec.Page},
@@ -62,7 +66,7 @@ func DesiredPage(site *StaticSite) *corev1.ConfigMap {
 
 // DesiredDeployment is the Deployment a site should have: Spec.Replicas web servers that mount
 // the page. It has no owner reference yet.
-func DesiredDeployment(site *StaticSite) *appsv1.Deployment {
+func DesiredDeployment(site *v1alpha1.StaticSite) *appsv1.Deployment {
 	replicas := site.Spec.Replicas
 	return &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name, Labels: labels(site)},
@@ -85,7 +89,7 @@ func DesiredDeployment(site *StaticSite) *appsv1.Deployment {
 
 // DesiredService is the Service a site exposed through one should have: port 80 to the web
 // servers' http port. It has no owner reference yet.
-func DesiredService(site *StaticSite) *corev1.Service {
+func DesiredService(site *v1alpha1.StaticSite) *corev1.Service {
 	return &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: site.Name, Labels: labels(site)},
 		Spec: corev1.ServiceSpec{

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 3: status that says what the controller saw, written only when it changed.
@@ -26,7 +28,7 @@ import (
 // message, when the reconcile failed. Each condition carries the site's generation too.
 // deployment is nil when the reconcile failed before it. It writes the status through the
 // status subresource, and only when it changed.
-func (r *StaticSiteReconciler) updateStatus(ctx context.Context, site *StaticSite, deployment *appsv1.Deployment, reconcileErr error) error {
+func (r *StaticSiteReconciler) updateStatus(ctx context.Context, site *v1alpha1.StaticSite, deployment *appsv1.Deployment, reconcileErr error) error {
 	// TODO(exercise 3): keep a copy of the status as it was; set observedGeneration, and, when
 	// there is a Deployment, readyReplicas, Available and Progressing; set Degraded in any
 	// case; write through the status subresource only when the status differs from the copy.

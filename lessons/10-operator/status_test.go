@@ -10,12 +10,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
 // status reads site's status from the API server.
-func status(g Gomega, ctx SpecContext, site *operator.StaticSite) operator.StaticSiteStatus {
-	var got operator.StaticSite
+func status(g Gomega, ctx SpecContext, site *v1alpha1.StaticSite) v1alpha1.StaticSiteStatus {
+	var got v1alpha1.StaticSite
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(site), &got)).To(Succeed())
 	return got.Status
 }
@@ -33,7 +34,7 @@ func describing(generation int64) OmegaMatcher {
 var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func() {
 	It("reports the generation it acted on, and Available once the web servers are ready", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		waitReady(ctx, site)
 		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(And(
 			describing(1),
@@ -43,7 +44,7 @@ var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func(
 			condition(operator.Degraded, metav1.ConditionFalse),
 		), "with its one web server ready: observedGeneration 1 (the status's and each condition's), readyReplicas 1, Available True, Progressing False, Degraded False, each condition with a reason (meta.SetStatusCondition, written with r.Client.Status())")
 
-		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Replicas = 2 })
+		change(ctx, site, func(s *v1alpha1.StaticSite) { s.Spec.Replicas = 2 })
 		waitReady(ctx, site)
 		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(And(
 			describing(2),
@@ -53,14 +54,14 @@ var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func(
 
 		// A new page changes the site (generation 3) but not the Deployment's spec, whose own
 		// generation stays 2.
-		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Page = "<h1>v3</h1>" })
+		change(ctx, site, func(s *v1alpha1.StaticSite) { s.Spec.Page = "<h1>v3</h1>" })
 		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(describing(3),
 			"after a change of the page alone, observedGeneration (the status's and each condition's) should be the site's metadata.generation, 3: it is the site's spec the status describes, not the Deployment's (still at generation 2)")
 	}, SpecTimeout(harness.Timeout))
 
 	It("reports a site scaled to zero as not Available", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "idle", 0, operator.ExposureNone))
+		site := create(ctx, newSite(op.ns, "idle", 0, v1alpha1.ExposureNone))
 		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(And(
 			HaveField("ObservedGeneration", int64(1)),
 			condition(operator.Available, metav1.ConditionFalse),
@@ -71,7 +72,7 @@ var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func(
 	It("reports web servers that exist but are not ready: none ready, not Available, Progressing", func(ctx SpecContext) {
 		op := startOperator(ctx)
 		unschedulable(ctx, op.ns)
-		site := create(ctx, newSite(op.ns, "stuck", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "stuck", 1, v1alpha1.ExposureService))
 		Eventually(func(g Gomega) int32 { return get(g, ctx, deployment(site)).Status.Replicas }).WithContext(ctx).WithTimeout(clusterWait).Should(Equal(int32(1)),
 			"the site's Deployment should have made its pod (it cannot be scheduled, so it never becomes ready): is exercise 2 done?")
 		op.nudge(ctx, site, "pod made") // a reconcile that saw the Deployment's pod
@@ -86,7 +87,7 @@ var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func(
 
 	It("reports Degraded, with the error, while a child cannot be made, and recovers", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		blocked := newSite(op.ns, "blocked", 1, operator.ExposureService)
+		blocked := newSite(op.ns, "blocked", 1, v1alpha1.ExposureService)
 		squatter := squat(ctx, blocked)
 		create(ctx, blocked)
 		Eventually(status).WithArguments(ctx, blocked).WithContext(ctx).WithTimeout(settle).Should(And(
@@ -96,14 +97,14 @@ var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func(
 		), "another controller owns a ConfigMap named like the site's page, so the reconcile fails: Degraded True with the error (the one Reconcile returns) as its message, and not Available")
 
 		Expect(k8s.Delete(ctx, squatter)).To(Succeed())
-		change(ctx, blocked, func(s *operator.StaticSite) { s.Spec.Page = "<h1>free</h1>" })
+		change(ctx, blocked, func(s *v1alpha1.StaticSite) { s.Spec.Page = "<h1>free</h1>" })
 		Eventually(status).WithArguments(ctx, blocked).WithContext(ctx).WithTimeout(settle).Should(condition(operator.Degraded, metav1.ConditionFalse),
 			"once the page can be made, the next reconcile succeeds: Degraded False")
 	}, SpecTimeout(harness.Timeout))
 
 	It("writes the status only when it changed, keeping each condition's lastTransitionTime", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		waitReady(ctx, site)
 		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(condition(operator.Available, metav1.ConditionTrue),
 			"the site never became Available")

@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 2: the children, owned and idempotent (lesson 08, now in your own operator).
@@ -27,7 +29,7 @@ import (
 // carrying the site's labels beside its own, and deletes the Service of a site whose exposure
 // is None. It reports each child it created, updated or deleted with r.record (exercise 5),
 // and returns the Deployment as the API server has it, for the status (exercise 3).
-func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticSite) (*appsv1.Deployment, error) {
+func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *v1alpha1.StaticSite) (*appsv1.Deployment, error) {
 	desiredPage := DesiredPage(site)
 	page := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desiredPage.Name}}
 	if err := r.ensure(ctx, site, page, func() {
@@ -54,10 +56,10 @@ func (r *StaticSiteReconciler) ensureChildren(ctx context.Context, site *StaticS
 
 // ensureService makes the Service of an exposed site, or deletes the one a site no longer
 // wants.
-func (r *StaticSiteReconciler) ensureService(ctx context.Context, site *StaticSite) error {
+func (r *StaticSiteReconciler) ensureService(ctx context.Context, site *v1alpha1.StaticSite) error {
 	desired := DesiredService(site)
 	service := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: site.Namespace, Name: desired.Name}}
-	if site.Spec.Exposure == ExposureNone {
+	if site.Spec.Exposure == v1alpha1.ExposureNone {
 		err := r.Client.Get(ctx, client.ObjectKeyFromObject(service), service)
 		if apierrors.IsNotFound(err) {
 			return nil
@@ -80,7 +82,7 @@ func (r *StaticSiteReconciler) ensureService(ctx context.Context, site *StaticSi
 // ensure creates or updates child: set changes the fields this controller owns, every child
 // gets the site's labels (added to those other tools put there, not replacing them), and site
 // as its controller.
-func (r *StaticSiteReconciler) ensure(ctx context.Context, site *StaticSite, child client.Object, set func()) error {
+func (r *StaticSiteReconciler) ensure(ctx context.Context, site *v1alpha1.StaticSite, child client.Object, set func()) error {
 	result, err := controllerutil.CreateOrUpdate(ctx, r.Client, child, func() error {
 		child.SetLabels(withLabels(child.GetLabels(), labels(site)))
 		set()

@@ -3,6 +3,8 @@ package operator
 import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 5: events, for people watching the site.
@@ -20,12 +22,12 @@ import (
 // record reports a change the controller made to related on site's behalf: a Normal event
 // regarding the site, with related as the related object, the change as its reason, its
 // Action as the action, and a note such as "Created Deployment web" (r.KindOf gives the kind).
-func (r *StaticSiteReconciler) record(site *StaticSite, related client.Object, change Change) {
+func (r *StaticSiteReconciler) record(site *v1alpha1.StaticSite, related client.Object, change Change) {
 	r.Recorder.Eventf(site, related, corev1.EventTypeNormal, string(change), change.Action(), "%s %s %s", change, r.KindOf(related), related.GetName())
 }
 
 // recordFailure reports a failed reconcile: a Warning event regarding the site (no related
 // object), reason ReconcileFailed, action Reconcile, the error as its note.
-func (r *StaticSiteReconciler) recordFailure(site *StaticSite, err error) {
+func (r *StaticSiteReconciler) recordFailure(site *v1alpha1.StaticSite, err error) {
 	r.Recorder.Eventf(site, nil, corev1.EventTypeWarning, "ReconcileFailed", "Reconcile", "%v", err)
 }

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 4: a finalizer, for what the garbage collector cannot clean up.
@@ -34,7 +36,7 @@ import (
 // writes its entry (DirectoryKey: SiteURL) into the directory ConfigMap r.Directory, without
 // reading the directory first, creating that ConfigMap if it is missing. It reports a new
 // registration (the finalizer was just added) with r.record(site, directory, Registered).
-func (r *StaticSiteReconciler) ensureRegistered(ctx context.Context, site *StaticSite) error {
+func (r *StaticSiteReconciler) ensureRegistered(ctx context.Context, site *v1alpha1.StaticSite) error {
 	added := controllerutil.AddFinalizer(site, Finalizer)
 	if added {
 		if err := r.Client.Update(ctx, site); err != nil {
@@ -59,7 +61,7 @@ func (r *StaticSiteReconciler) ensureRegistered(ctx context.Context, site *Stati
 // site's entry from the directory (a directory that is gone has no entry to remove), reports it
 // with r.record(site, directory, Unregistered), then removes the Finalizer, which lets the API
 // server delete the site.
-func (r *StaticSiteReconciler) finalize(ctx context.Context, site *StaticSite) error {
+func (r *StaticSiteReconciler) finalize(ctx context.Context, site *v1alpha1.StaticSite) error {
 	if !controllerutil.ContainsFinalizer(site, Finalizer) {
 		return nil
 	}

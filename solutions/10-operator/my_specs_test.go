@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	operator "workshop.local/lessons/10-operator"
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 	"workshop.local/lessons/internal/harness"
 )
 
@@ -33,17 +34,17 @@ import (
 var _ = Describe("Exercise 6: your own specs", harness.Exercise(6), func() {
 	It("scales a site's web servers when the site's replicas change", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		Eventually(func(g Gomega) *int32 { return get(g, ctx, deployment(site)).Spec.Replicas }).WithContext(ctx).WithTimeout(settle).
 			Should(HaveValue(Equal(int32(1))))
-		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Replicas = 3 })
+		change(ctx, site, func(s *v1alpha1.StaticSite) { s.Spec.Replicas = 3 })
 		Eventually(func(g Gomega) *int32 { return get(g, ctx, deployment(site)).Spec.Replicas }).WithContext(ctx).WithTimeout(settle).
 			Should(HaveValue(Equal(int32(3))), "the Deployment should follow the site's replicas")
 	}, SpecTimeout(harness.Timeout))
 
 	It("removes a deleted site from the directory", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		Eventually(func(g Gomega) map[string]string { return op.entries(g, ctx) }).WithContext(ctx).WithTimeout(settle).
 			Should(HaveKey(operator.DirectoryKey(site)))
 		Expect(k8s.Delete(ctx, site)).To(Succeed())
@@ -53,14 +54,14 @@ var _ = Describe("Exercise 6: your own specs", harness.Exercise(6), func() {
 
 	It("says which generation its status describes", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
-		change(ctx, site, func(s *operator.StaticSite) { s.Spec.Page = "<h1>v2</h1>" })
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
+		change(ctx, site, func(s *v1alpha1.StaticSite) { s.Spec.Page = "<h1>v2</h1>" })
 		Eventually(status).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).Should(HaveField("ObservedGeneration", int64(2)))
 	}, SpecTimeout(harness.Timeout))
 
 	It("tells people what it created", func(ctx SpecContext) {
 		op := startOperator(ctx)
-		site := create(ctx, newSite(op.ns, "web", 1, operator.ExposureService))
+		site := create(ctx, newSite(op.ns, "web", 1, v1alpha1.ExposureService))
 		Eventually(eventsFor).WithArguments(ctx, site).WithContext(ctx).WithTimeout(settle).
 			Should(ContainElement(HaveField("Reason", "Created")), "creating the Deployment should be an event on the site")
 	}, SpecTimeout(harness.Timeout))

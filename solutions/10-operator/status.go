@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 3: status that says what the controller saw, written only when it changed.
@@ -31,7 +33,7 @@ import (
 // message, when the reconcile failed. Each condition carries the site's generation too.
 // deployment is nil when the reconcile failed before it. It writes the status through the
 // status subresource, and only when it changed.
-func (r *StaticSiteReconciler) updateStatus(ctx context.Context, site *StaticSite, deployment *appsv1.Deployment, reconcileErr error) error {
+func (r *StaticSiteReconciler) updateStatus(ctx context.Context, site *v1alpha1.StaticSite, deployment *appsv1.Deployment, reconcileErr error) error {
 	before := site.DeepCopy()
 	status := &site.Status
 	status.ObservedGeneration = site.Generation
@@ -47,7 +49,7 @@ func (r *StaticSiteReconciler) updateStatus(ctx context.Context, site *StaticSit
 	return r.Client.Status().Patch(ctx, site, client.MergeFrom(before))
 }
 
-func available(site *StaticSite, deployment *appsv1.Deployment) metav1.Condition {
+func available(site *v1alpha1.StaticSite, deployment *appsv1.Deployment) metav1.Condition {
 	c := metav1.Condition{Type: Available, ObservedGeneration: site.Generation}
 	ready := deployment.Status.ReadyReplicas
 	switch {
@@ -61,7 +63,7 @@ func available(site *StaticSite, deployment *appsv1.Deployment) metav1.Condition
 	return c
 }
 
-func progressing(site *StaticSite, deployment *appsv1.Deployment) metav1.Condition {
+func progressing(site *v1alpha1.StaticSite, deployment *appsv1.Deployment) metav1.Condition {
 	c := metav1.Condition{Type: Progressing, ObservedGeneration: site.Generation, Status: metav1.ConditionFalse, Reason: "RolloutComplete", Message: "the Deployment runs its latest spec"}
 	want := int32(1)
 	if deployment.Spec.Replicas != nil {
@@ -74,7 +76,7 @@ func progressing(site *StaticSite, deployment *appsv1.Deployment) metav1.Conditi
 	return c
 }
 
-func degraded(site *StaticSite, reconcileErr error) metav1.Condition {
+func degraded(site *v1alpha1.StaticSite, reconcileErr error) metav1.Condition {
 	c := metav1.Condition{Type: Degraded, ObservedGeneration: site.Generation, Status: metav1.ConditionFalse, Reason: "AsExpected", Message: "the last reconcile succeeded"}
 	if reconcileErr != nil {
 		c.Status, c.Reason, c.Message = metav1.ConditionTrue, "ReconcileFailed", reconcileErr.Error()

@@ -5,6 +5,8 @@ package operator
 
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"workshop.local/lessons/10-operator/api/v1alpha1"
 )
 
 // Exercise 5: events, for people watching the site.
@@ -22,13 +24,13 @@ import (
 // record reports a change the controller made to related on site's behalf: a Normal event
 // regarding the site, with related as the related object, the change as its reason, its
 // Action as the action, and a note such as "Created Deployment web" (r.KindOf gives the kind).
-func (r *StaticSiteReconciler) record(site *StaticSite, related client.Object, change Change) {
+func (r *StaticSiteReconciler) record(site *v1alpha1.StaticSite, related client.Object, change Change) {
 	// TODO(exercise 5): one Normal event, through r.Recorder, as described above. The stub
 	// records nothing.
 }
 
 // recordFailure reports a failed reconcile: a Warning event regarding the site (no related
 // object), reason ReconcileFailed, action Reconcile, the error as its note.
-func (r *StaticSiteReconciler) recordFailure(site *StaticSite, err error) {
+func (r *StaticSiteReconciler) recordFailure(site *v1alpha1.StaticSite, err error) {
 	// TODO(exercise 5): one Warning event. The stub records nothing.
 }
