@@ -229,15 +229,15 @@ const briefMax = 240
 // Y" whole: the values are what a learner needs.
 func briefly(msg string) string {
 	var kept []string
-	inDump := false
+	depth := 0 // how deep inside a multi-line struct dump the line is
 	for _, line := range strings.Split(msg, "\n") {
 		line = withoutTypeAnnotation(strings.TrimSpace(line))
 		switch {
-		case inDump:
-			inDump = !strings.HasPrefix(line, "}")
+		case depth > 0:
+			depth += strings.Count(line, "{") - strings.Count(line, "}")
 			continue
-		case line == "{" || strings.HasPrefix(line, "{") && !strings.HasSuffix(line, "}"):
-			inDump = true
+		case strings.HasPrefix(line, "{") && strings.Count(line, "{") > strings.Count(line, "}"):
+			depth = strings.Count(line, "{") - strings.Count(line, "}")
 			kept = append(kept, "{…}")
 			continue
 		case line == "":
