@@ -228,22 +228,28 @@ const briefMax = 240
 // whole cut at briefMax runes. Cutting by length instead of by lines keeps "Expected X to equal
 // Y" whole: the values are what a learner needs.
 func briefly(msg string) string {
-	var kept []string
-	depth := 0 // how deep inside a multi-line struct dump the line is
+	var kept, dump []string
+	depth := 0 // how deep inside a multi-line dump the line is
 	for _, line := range strings.Split(msg, "\n") {
 		line = withoutTypeAnnotation(strings.TrimSpace(line))
 		switch {
 		case depth > 0:
 			depth += strings.Count(line, "{") - strings.Count(line, "}")
+			if dump = append(dump, line); depth == 0 {
+				kept = append(kept, fold(dump))
+			}
 			continue
 		case strings.HasPrefix(line, "{") && strings.Count(line, "{") > strings.Count(line, "}"):
 			depth = strings.Count(line, "{") - strings.Count(line, "}")
-			kept = append(kept, "{…}")
+			dump = []string{line}
 			continue
 		case line == "":
 			continue
 		}
 		kept = append(kept, line)
+	}
+	if depth > 0 { // a dump cut short
+		kept = append(kept, fold(dump))
 	}
 	joined := strings.Join(kept, " ")
 	if r := []rune(joined); len(r) > briefMax {
@@ -252,9 +258,26 @@ func briefly(msg string) string {
 	return joined
 }
 
-// withoutTypeAnnotation turns Gomega's `<string>: /api/v1` into `/api/v1`; a line that is only
-// an annotation becomes empty.
+// dumpMax is how long a dump may be and still show in a summary: a small map ({"app": "web"})
+// is the value a learner needs; a struct's dump (an error's, most often) is noise.
+const dumpMax = 100
+
+// fold is a multi-line dump on one line when it is short, else {…}.
+func fold(dump []string) string {
+	line := strings.Join(dump, " ")
+	if len([]rune(line)) > dumpMax {
+		return "{…}"
+	}
+	return line
+}
+
+// innerAnnotation is a type annotation inside a dump's line: `<string>"team"`.
+var innerAnnotation = regexp.MustCompile(`<[^<>\s]+>(["\d])`)
+
+// withoutTypeAnnotation turns Gomega's `<string>: /api/v1` into `/api/v1`, and `<string>"a"`
+// inside a line into `"a"`; a line that is only an annotation becomes empty.
 func withoutTypeAnnotation(line string) string {
+	line = innerAnnotation.ReplaceAllString(line, "$1")
 	if !strings.HasPrefix(line, "<") {
 		return line
 	}
