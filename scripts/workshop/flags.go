@@ -171,5 +171,40 @@ func completeLessons(*cobra.Command, []string, string) ([]string, cobra.ShellCom
 	return names, cobra.ShellCompDirectiveNoFileComp
 }
 
+// lessonCommand is a command that works on a lesson (and, withExercise, one of its exercises):
+// Use, Short and the make target are as given; the target is resolved (and, needLesson, refused
+// without a lesson) before run, and the cluster started first when needsCluster.
+type lessonCommand struct {
+	use, short, make                       string
+	withExercise, needLesson, needsCluster bool
+	run                                    func(cmd *cobra.Command, r resolved) (bool, error)
+}
+
+// command builds the cobra command; flags is for the command's own extra flags.
+func (lc lessonCommand) command(flags func(*cobra.Command)) *cobra.Command {
+	var t target
+	cmd := &cobra.Command{
+		Use:   lc.use,
+		Short: lc.short,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := t.resolve(cmd, args, lc.needLesson)
+			if err != nil {
+				return err
+			}
+			if lc.needsCluster {
+				if err := ensureCluster(cmd.Context()); err != nil {
+					return err
+				}
+			}
+			return verdict(lc.run(cmd, r))
+		},
+	}
+	bindTarget(cmd, &t, lc.withExercise)
+	if flags != nil {
+		flags(cmd)
+	}
+	return asMake(cmd, lc.make)
+}
+
 // scratch is where the tools keep builds, logs and overlays: .cache/check (git ignores it).
 func scratch(root string) string { return filepath.Join(root, ".cache", "check") }

@@ -39,64 +39,38 @@ func ensureCluster(ctx context.Context) error {
 }
 
 func checkCommand() *cobra.Command {
-	var t target
 	var verbose bool
-	cmd := &cobra.Command{
-		Use:   "check",
-		Short: "Check a lesson (or one exercise) against the workshop cluster; starts the cluster if needed",
-		Long: "check runs a lesson's specs against your code on the workshop cluster: the first exercise\n" +
-			"that fails in full, the others one line per spec, then what to do next.",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			if err := ensureCluster(cmd.Context()); err != nil {
-				return err
-			}
-			return verdict(loop.Check(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise, verbose))
+	return lessonCommand{
+		use: "check", make: "check", withExercise: true, needLesson: true, needsCluster: true,
+		short: "Check a lesson (or one exercise) against the workshop cluster; starts the cluster if needed",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
+			return loop.Check(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise, verbose)
 		},
-	}
-	bindTarget(cmd, &t, true)
-	boolFlag(cmd, &verbose, "verbose", "VERBOSE", "show Ginkgo's whole output")
-	return asMake(cmd, "check")
+	}.command(func(cmd *cobra.Command) {
+		cmd.Long = "check runs a lesson's specs against your code on the workshop cluster: the first exercise\n" +
+			"that fails in full, the others one line per spec, then what to do next."
+		boolFlag(cmd, &verbose, "verbose", "VERBOSE", "show Ginkgo's whole output")
+	})
 }
 
 func watchCommand() *cobra.Command {
-	var t target
-	cmd := &cobra.Command{
-		Use:   "watch",
-		Short: "Re-check the current exercise on every save; keys: h hint, l list, a all, r reset, n next, q quit",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			if err := ensureCluster(cmd.Context()); err != nil {
-				return err
-			}
-			return verdict(loop.Watch(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise))
+	return lessonCommand{
+		use: "watch", make: "watch", withExercise: true, needLesson: true, needsCluster: true,
+		short: "Re-check the current exercise on every save; keys: h hint, l list, a all, r reset, n next, q quit",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
+			return loop.Watch(cmd.Context(), r.root, scratch(r.root), r.lesson, r.exercise)
 		},
-	}
-	bindTarget(cmd, &t, true)
-	return asMake(cmd, "watch")
+	}.command(nil)
 }
 
 func hintCommand() *cobra.Command {
-	var t target
-	cmd := &cobra.Command{
-		Use:   "hint",
-		Short: "Show the next hint level of an exercise (default: the first that has not passed)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			return verdict(loop.Hint(os.Stdout, r.root, r.lesson, r.exercise))
+	return lessonCommand{
+		use: "hint", make: "hint", withExercise: true, needLesson: true,
+		short: "Show the next hint level of an exercise (default: the first that has not passed)",
+		run: func(_ *cobra.Command, r resolved) (bool, error) {
+			return loop.Hint(os.Stdout, r.root, r.lesson, r.exercise)
 		},
-	}
-	bindTarget(cmd, &t, true)
-	return asMake(cmd, "hint")
+	}.command(nil)
 }
 
 func progressCommand() *cobra.Command {
@@ -105,72 +79,46 @@ func progressCommand() *cobra.Command {
 		Use:   "progress",
 		Short: "Every lesson and exercise: passed, failing, hints used, what to do next",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := target{}.resolve(cmd, nil, false)
-			if err != nil {
-				return err
-			}
-			return verdict(loop.Progress(os.Stdout, r.root, asJSON))
-		},
+		RunE: rooted(func(_ *cobra.Command, root string) (bool, error) {
+			return loop.Progress(os.Stdout, root, asJSON)
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON, for tools (make progress ARGS=--json)")
 	return asMake(cmd, "progress")
 }
 
 func resetCommand() *cobra.Command {
-	var t target
-	cmd := &cobra.Command{
-		Use:   "reset",
-		Short: "Put an exercise's starter back from git, your version backed up first (no exercise: the lesson, after asking)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			return verdict(loop.Reset(os.Stdout, os.Stdin, r.root, r.lesson, r.exercise))
+	return lessonCommand{
+		use: "reset", make: "reset", withExercise: true, needLesson: true,
+		short: "Put an exercise's starter back from git, your version backed up first (no exercise: the lesson, after asking)",
+		run: func(_ *cobra.Command, r resolved) (bool, error) {
+			return loop.Reset(os.Stdout, os.Stdin, r.root, r.lesson, r.exercise)
 		},
-	}
-	bindTarget(cmd, &t, true)
-	return asMake(cmd, "reset")
+	}.command(nil)
 }
 
 func solutionCommand() *cobra.Command {
-	var t target
 	var force bool
-	cmd := &cobra.Command{
-		Use:   "solution",
-		Short: "Show the reference solution of an exercise as a diff, once it passes",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			return verdict(loop.Solution(os.Stdout, r.root, r.lesson, r.exercise, force))
+	return lessonCommand{
+		use: "solution", make: "solution", withExercise: true, needLesson: true,
+		short: "Show the reference solution of an exercise as a diff, once it passes",
+		run: func(_ *cobra.Command, r resolved) (bool, error) {
+			return loop.Solution(os.Stdout, r.root, r.lesson, r.exercise, force)
 		},
-	}
-	bindTarget(cmd, &t, true)
-	boolFlag(cmd, &force, "force", "FORCE", "show it before the exercise passes (your progress records it)")
-	return asMake(cmd, "solution")
+	}.command(func(cmd *cobra.Command) {
+		boolFlag(cmd, &force, "force", "FORCE", "show it before the exercise passes (your progress records it)")
+	})
 }
 
 func specsCommand() *cobra.Command {
-	var t target
 	var file string
-	cmd := &cobra.Command{
-		Use:   "specs",
-		Short: "Prove your own specs (lesson 10): which broken operators they catch",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			if err := ensureCluster(cmd.Context()); err != nil {
-				return err
-			}
-			return verdict(ownspecs.Prove(cmd.Context(), scratch(r.root), r.lesson, file))
+	return lessonCommand{
+		use: "specs", make: "specs", needLesson: true, needsCluster: true,
+		short: "Prove your own specs (lesson 10): which broken operators they catch",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
+			return ownspecs.Prove(cmd.Context(), scratch(r.root), r.lesson, file)
 		},
-	}
-	bindTarget(cmd, &t, false)
-	stringFlag(cmd, &file, "file", "FILE", "the spec file to prove (default: the lesson's, my_specs_test.go)")
-	return asMake(cmd, "specs")
+	}.command(func(cmd *cobra.Command) {
+		stringFlag(cmd, &file, "file", "FILE", "the spec file to prove (default: the lesson's, my_specs_test.go)")
+	})
 }

@@ -22,47 +22,29 @@ func maintainCommands() []*cobra.Command {
 }
 
 func testCommand() *cobra.Command {
-	var t target
-	cmd := &cobra.Command{
-		Use:   "test",
-		Short: "The project's tests: tooling; every solution passes, every starter fails, every wrong solution is caught",
-		Long: "test proves the whole workshop (or, with a lesson, the static checks, the tooling and that\n" +
-			"lesson) and ends with \"N passed, N failed\".",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, false)
-			if err != nil {
-				return err
-			}
-			if err := ensureCluster(cmd.Context()); err != nil {
-				return err
-			}
-			return verdict(proof.Test(cmd.Context(), r.root, scratch(r.root), r.lesson.Name))
+	return lessonCommand{
+		use: "test", make: "test", needsCluster: true,
+		short: "The project's tests: tooling; every solution passes, every starter fails, every wrong solution is caught",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
+			return proof.Test(cmd.Context(), r.root, scratch(r.root), r.lesson.Name)
 		},
-	}
-	bindTarget(cmd, &t, false)
-	return asMake(cmd, "test")
+	}.command(func(cmd *cobra.Command) {
+		cmd.Long = "test proves the whole workshop (or, with a lesson, the static checks, the tooling and that\n" +
+			"lesson) and ends with \"N passed, N failed\"."
+	})
 }
 
 func testWrongCommand() *cobra.Command {
-	var t target
 	var only string
-	cmd := &cobra.Command{
-		Use:   "test-wrong",
-		Short: "Prove a lesson's wrong solutions are caught (WRONG=name for one); says which spec caught each",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			if err := ensureCluster(cmd.Context()); err != nil {
-				return err
-			}
-			return verdict(proof.Wrong(cmd.Context(), scratch(r.root), r.lesson, only))
+	return lessonCommand{
+		use: "test-wrong", make: "test-wrong", needLesson: true, needsCluster: true,
+		short: "Prove a lesson's wrong solutions are caught (WRONG=name for one); says which spec caught each",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
+			return proof.Wrong(cmd.Context(), scratch(r.root), r.lesson, only)
 		},
-	}
-	bindTarget(cmd, &t, false)
-	stringFlag(cmd, &only, "wrong", "WRONG", "one wrong solution, by name")
-	return asMake(cmd, "test-wrong")
+	}.command(func(cmd *cobra.Command) {
+		stringFlag(cmd, &only, "wrong", "WRONG", "one wrong solution, by name")
+	})
 }
 
 func mistakesCommand() *cobra.Command {
@@ -88,23 +70,16 @@ func sumsCommand() *cobra.Command {
 }
 
 func generateCommand() *cobra.Command {
-	var t target
-	cmd := &cobra.Command{
-		Use:   "generate",
-		Short: "Regenerate what a lesson's code generates (lesson 10: deepcopy and the CRD, with controller-gen)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
+	return lessonCommand{
+		use: "generate", make: "generate", needLesson: true,
+		short: "Regenerate what a lesson's code generates (lesson 10: deepcopy and the CRD, with controller-gen)",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
 			if !r.lesson.Generates() {
-				return fmt.Errorf("lesson %s generates nothing (its %s declares no generate)", r.lesson.Number, lessons.ManifestFile)
+				return false, fmt.Errorf("lesson %s generates nothing (its %s declares no generate)", r.lesson.Number, lessons.ManifestFile)
 			}
-			return r.lesson.RunGenerator(cmd.Context(), r.lesson.Dir, r.lesson.Dir, false)
+			return true, r.lesson.RunGenerator(cmd.Context(), r.lesson.Dir, r.lesson.Dir, false)
 		},
-	}
-	bindTarget(cmd, &t, false)
-	return asMake(cmd, "generate")
+	}.command(nil)
 }
 
 func ginkgoCommand() *cobra.Command {
@@ -131,23 +106,18 @@ func ginkgoCommand() *cobra.Command {
 }
 
 func overlayCommand() *cobra.Command {
-	var t target
-	cmd := &cobra.Command{
-		Use:   "overlay",
-		Short: "Write a lesson's solution overlay and print its path, for go test -overlay=PATH",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
+	cmd := lessonCommand{
+		use: "overlay", needLesson: true,
+		short: "Write a lesson's solution overlay and print its path, for go test -overlay=PATH",
+		run: func(_ *cobra.Command, r resolved) (bool, error) {
 			path, err := r.lesson.WriteOverlayFile(scratch(r.root))
 			if err == nil {
 				fmt.Println(path)
 			}
-			return err
+			return err == nil, err
 		},
-	}
-	bindTarget(cmd, &t, false)
+	}.command(nil)
+	delete(cmd.Annotations, makeAnnotation) // no make target: a helper for go test by hand
 	return cmd
 }
 

@@ -30,26 +30,20 @@ const headerTemplate = "Wrong (exercise %d): <the mistake, one sentence, in the 
 	"<Why it is wrong: what breaks in a real controller. One or more lines.>\n"
 
 func wrongEditCommand() *cobra.Command {
-	var t target
 	var name, file string
-	cmd := &cobra.Command{
-		Use:   "wrong-edit",
-		Short: "Authors: write a wrong solution's file to edit (WRONG=name; FILE=x.go EXERCISE=N for a new one)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
+	return lessonCommand{
+		use: "wrong-edit", make: "wrong-edit", withExercise: true, needLesson: true,
+		short: "Authors: write a wrong solution's file to edit (WRONG=name; FILE=x.go EXERCISE=N for a new one)",
+		run: func(_ *cobra.Command, r resolved) (bool, error) {
 			if name == "" {
-				return fmt.Errorf("which wrong solution? make wrong-edit LESSON=%s WRONG=<kebab-name> [FILE=x.go EXERCISE=N]", r.lesson.Number)
+				return false, fmt.Errorf("which wrong solution? make wrong-edit LESSON=%s WRONG=<kebab-name> [FILE=x.go EXERCISE=N]", r.lesson.Number)
 			}
-			return editWrong(r, name, file)
+			return true, editWrong(r, name, file)
 		},
-	}
-	bindTarget(cmd, &t, true)
-	stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
-	stringFlag(cmd, &file, "file", "FILE", "the learner file a new wrong solution changes")
-	return asMake(cmd, "wrong-edit")
+	}.command(func(cmd *cobra.Command) {
+		stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
+		stringFlag(cmd, &file, "file", "FILE", "the learner file a new wrong solution changes")
+	})
 }
 
 // editWrong writes the file to edit (the reference with the patch applied, or the reference
@@ -105,22 +99,16 @@ func copyReference(l lessons.Lesson, file, dir string) (string, error) {
 }
 
 func wrongSaveCommand() *cobra.Command {
-	var t target
 	var name string
-	cmd := &cobra.Command{
-		Use:   "wrong-save",
-		Short: "Authors: save the wrong solution edited with wrong-edit as its patch",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := t.resolve(cmd, args, true)
-			if err != nil {
-				return err
-			}
-			return saveWrong(r, name)
+	return lessonCommand{
+		use: "wrong-save", make: "wrong-save", needLesson: true,
+		short: "Authors: save the wrong solution edited with wrong-edit as its patch",
+		run: func(_ *cobra.Command, r resolved) (bool, error) {
+			return true, saveWrong(r, name)
 		},
-	}
-	bindTarget(cmd, &t, false)
-	stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
-	return asMake(cmd, "wrong-save")
+	}.command(func(cmd *cobra.Command) {
+		stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
+	})
 }
 
 func saveWrong(r resolved, name string) error {
