@@ -20,8 +20,13 @@ trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/lessons" "$scratch/.cache/bin"
 cp -r lessons/01-gvk-gvr "$scratch/lessons/"
 cp go.work.sum "$scratch/"
+grep " lessons/01-gvk-gvr/" lessons/specs.sha256 > "$scratch/lessons/specs.sha256" # lesson 01's specs as shipped
 # The same modules as the workspace (so the build cache serves every dependency), lesson 01 copied.
 sed -E "s#^(\s+)\./(.*)#\1$root/\2#; s#$root/lessons/01-gvk-gvr#./lessons/01-gvk-gvr#" go.work > "$scratch/go.work"
+# Lesson 01's go.mod replaces the harness and the scripts module with folders beside it, which the
+# copy lacks: point them at the real ones, as every other module of go.work does.
+(cd "$scratch/lessons/01-gvk-gvr" && go mod edit -replace=workshop.local/lessons/internal="$root/lessons/internal" \
+  -replace=workshop.local/scripts="$root/scripts")
 go build -o "$scratch/.cache/bin/" ./scripts/workshop
 
 cd "$scratch"

@@ -16,6 +16,7 @@ import (
 	"github.com/onsi/gomega"
 	"golang.org/x/mod/modfile"
 
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/workspace"
 )
 
@@ -133,8 +134,14 @@ func scratchWorkspace(t *testing.T) scratch {
 		runIn(t, root, "cp", "-r", sub, filepath.Join(dir, sub))
 	}
 	_ = os.RemoveAll(filepath.Join(dir, "solutions/01-gvk-gvr/wrong"))
+	// The lesson's go.mod replaces the harness and the scripts module with folders beside it,
+	// which the copy lacks: point them at the real ones, as every other module of go.work does.
+	runIn(t, filepath.Join(dir, "lessons/01-gvk-gvr"), "go", "mod", "edit",
+		"-replace=workshop.local/lessons/internal="+filepath.Join(root, "lessons/internal"),
+		"-replace=workshop.local/scripts="+filepath.Join(root, "scripts"))
 	runIn(t, root, "cp", "go.work.sum", dir)
 	writeScratchWork(t, root, dir)
+	writeScratchSums(t, dir)
 	runIn(t, dir, "git", "init", "-q")
 	runIn(t, dir, "git", "add", "lessons", "solutions")
 	runIn(t, dir, "git", "-c", "user.name=test", "-c", "user.email=test@workshop.local", "commit", "-q", "-m", "starter")
@@ -144,6 +151,23 @@ func scratchWorkspace(t *testing.T) scratch {
 // writeScratchWork writes a go.work that uses the copy of lesson 01 and every other module of
 // the workspace where it is: the same modules give the same versions, so the build cache serves
 // every dependency and only the copied lesson is compiled.
+// writeScratchSums writes the copy's lessons/specs.sha256: lesson 01's specs as copied (the
+// harness stays the real workspace's, which the copy does not hold).
+func writeScratchSums(t *testing.T, dir string) {
+	t.Helper()
+	all, err := lessons.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, err := lessons.RenderSums(dir, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, lessons.SumsFile), sums, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func writeScratchWork(t *testing.T, root, dir string) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "go.work"))
