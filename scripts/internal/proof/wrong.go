@@ -53,9 +53,10 @@ type compiled struct {
 
 // wrongRunsAtOnce is how many wrong solutions' test binaries run side by side. A wrong
 // controller is often caught only when a wait for the cluster runs out, so a run mostly sleeps:
-// two at once nearly halve those lessons' proofs without crowding two cores. (Two runs share the
-// cluster safely: every spec works in a namespace of its own.)
-const wrongRunsAtOnce = 2
+// three at once cut those lessons' proofs without crowding two cores (docs/benchmarks.md has
+// the figures for two and three). Runs share the cluster safely: every spec works in a
+// namespace of its own.
+const wrongRunsAtOnce = 3
 
 // proveWrong proves each wrong solution of a lesson, calling report in name order as each is
 // judged. Building a test binary (mostly linking) costs more than running one exercise's specs,
