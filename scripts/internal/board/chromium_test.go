@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,13 +59,30 @@ type cdpPage struct {
 
 func openInChromium(ctx context.Context, t *testing.T, browser, url string) *cdpPage {
 	t.Helper()
+	// chromium's helper processes (renderer, GPU, zygote) outlive its main one and keep writing
+	// to the profile: run them all in a process group of their own, kill the group, and remove
+	// the profile after, best effort (not t.TempDir, whose cleanup fails on a late write).
+	profile, err := os.MkdirTemp("", "board-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-		"--user-data-dir="+t.TempDir(), "--remote-debugging-port=0", "--remote-allow-origins=*", url)
+		"--user-data-dir="+profile, "--remote-debugging-port=0", "--remote-allow-origins=*", url)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		for range 10 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	// chromium prints "DevTools listening on ws://127.0.0.1:PORT/devtools/browser/ID".
 	debugHost := ""
 	lines := bufio.NewScanner(stderr)
