@@ -14,9 +14,9 @@ MAKEFLAGS += --no-print-directory
 
 # Run Go in the workspace root, whichever folder make was started from. The path is taken from
 # CURDIR, not MAKEFILE_LIST: make splits MAKEFILE_LIST at spaces, so a workspace under a folder
-# such as "My Projects" broke every target. Make runs here (lessons' Makefiles use -C ../..), and
-# every recipe quotes the path.
-ROOT := $(CURDIR)
+# such as "My Projects" broke every target. Every recipe runs Go here and quotes the path. A
+# lesson's Makefile includes this one (lessons/lesson.mk) and says where the root is.
+ROOT := $(or $(LESSON_MK_ROOT),$(CURDIR))
 GO   ?= go
 
 # After `make kit-install`, the workspace's go commands fetch modules from the offline kit in
@@ -55,11 +55,11 @@ check watch hint reset solution specs: tools
 progress: tools
 	@$(WS) progress $(ARGS)
 
-# The workshop cluster: workshop cluster up|down|status|why|pull|envtest-assets.
-.PHONY: cluster cluster-down cluster-status cluster-why kind-pull envtest-assets
+# The workshop cluster: workshop cluster up|down|status|why|prune|pull|envtest-assets.
+.PHONY: cluster cluster-down cluster-status cluster-why cluster-prune kind-pull envtest-assets
 cluster: tools
 	@$(WS) cluster up
-cluster-down cluster-status cluster-why: tools
+cluster-down cluster-status cluster-why cluster-prune: tools
 	@$(WS) cluster $(patsubst cluster-%,%,$@)
 kind-pull: tools
 	@$(WS) cluster pull

@@ -26,12 +26,20 @@ var _ = Describe("the Makefile in a folder whose path has a space", func() {
 		copyFile(filepath.Join(rootDir, "lessons", "01-gvk-gvr", "Makefile"), filepath.Join(lesson, "Makefile"))
 		standIn := filepath.Join(root, ".cache", "bin", "workshop")
 		Expect(os.MkdirAll(filepath.Dir(standIn), 0o755)).To(Succeed())
-		Expect(os.WriteFile(standIn, []byte("#!/bin/sh\necho \"workshop $* in $PWD LESSON=$LESSON EXERCISE=$EXERCISE\"\n"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(standIn, []byte("#!/bin/sh\necho \"workshop $* in $PWD LESSON=$LESSON EXERCISE=$EXERCISE\"\nexit ${STAND_IN_EXIT:-0}\n"), 0o755)).To(Succeed())
 
 		Expect(makeIn(root, "GO=true", "help")).To(ContainSubstring("workshop make-help in " + root))
 		Expect(makeIn(root, "GO=true", "cluster-status")).To(ContainSubstring("workshop cluster status in " + root))
 		Expect(makeIn(lesson, "GO=true", "check", "EXERCISE=2")).To(ContainSubstring("workshop check in " + root + " LESSON=01-gvk-gvr EXERCISE=2"))
 		Expect(makeIn(lesson, "GO=true", "hint")).To(ContainSubstring("workshop hint in " + root + " LESSON=01-gvk-gvr"))
+		Expect(makeIn(lesson, "GO=true")).To(ContainSubstring("workshop check in "+root), "plain make in a lesson folder checks it")
+
+		By("a failing check in a lesson folder exits non-zero with one line of make's own, not one per make level")
+		cmd := exec.Command("make", "GO=true", "check", "STAND_IN_EXIT=1")
+		cmd.Dir, cmd.Env = lesson, withoutMakeVars(os.Environ())
+		out, err := cmd.CombinedOutput()
+		Expect(err).To(HaveOccurred(), "a failing check must fail make too:\n%s", out)
+		Expect(strings.Count(string(out), "***")).To(Equal(1), "make's error lines:\n%s", out)
 	})
 })
 
