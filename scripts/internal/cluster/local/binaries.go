@@ -31,11 +31,11 @@ type binary struct {
 	name   string    // file name in the cache, e.g. "kube-apiserver"
 	module string    // builder module folder under build/, e.g. "kube"
 	pkg    string    // main package to build
-	tree   treeState // how its Kubernetes version stamp describes its sources (stamp.go)
+	tree   treeState // how its version stamp describes its sources (stamp.go)
 }
 
 var clusterBinaries = []binary{
-	{"etcd", "etcd", "go.etcd.io/etcd/server/v3", notStamped},
+	{"etcd", "etcd", "go.etcd.io/etcd/server/v3", etcdProgram},
 	// kube-apiserver, kube-controller-manager, kube-scheduler and our hollow node in one binary
 	// (build/kube/workshopkube): one link instead of four, and one copy of their shared code in
 	// memory. Its main package is ours, so its version stamp says dirty (stamp.go).
@@ -99,8 +99,8 @@ func BuilderPackages(module string) []string {
 // name. Bump it when that changes: programs cached by an older recipe are then built afresh
 // beside them instead of reused (recipe 2 stamps gitCommit and buildDate; recipe 1 did not;
 // recipe 3 builds the four Kubernetes programs of the cluster as one binary, workshop-kube;
-// recipe 4 adds Kubernetes' release build tags, buildTags).
-const buildRecipe = "recipe4"
+// recipe 4 adds Kubernetes' release build tags, buildTags; recipe 5 stamps etcd's commit).
+const buildRecipe = "recipe5"
 
 // Binaries is the cache folder holding one build of the cluster's programs. It is keyed by the
 // pinned versions and the platform, so every clone on the machine shares it and a version bump
@@ -108,6 +108,7 @@ const buildRecipe = "recipe4"
 type Binaries struct {
 	Dir        string // e.g. ~/.cache/ctrl-workshop/kubernetes-v1.37.1-etcd-v3.6.16-linux-amd64-recipe4
 	BuilderDir string // BuilderDir(the workspace's root)
+	Workspace  string // the workspace's root, recorded as a user of the folder (prune.go)
 }
 
 // DefaultBinaries places the cache in $WORKSHOP_CACHE if set, else the user's cache folder.
@@ -124,6 +125,7 @@ func DefaultBinaries(workspaceRoot string) (Binaries, error) {
 	return Binaries{
 		Dir:        filepath.Join(base, key),
 		BuilderDir: BuilderDir(workspaceRoot),
+		Workspace:  workspaceRoot,
 	}, nil
 }
 
@@ -204,7 +206,19 @@ func (b Binaries) Ensure(ctx context.Context, out io.Writer) error {
 	return b.ensure(ctx, out, clusterBinaries)
 }
 
+// ensure builds what is missing of bins and records that this workspace uses the folder, so
+// that make cluster-prune in another clone leaves it alone (prune.go).
 func (b Binaries) ensure(ctx context.Context, out io.Writer, bins []binary) error {
+	if err := b.buildMissing(ctx, out, bins); err != nil {
+		return err
+	}
+	if err := b.recordUse(); err != nil {
+		fmt.Fprintf(out, "warning: could not record this workspace's use of %s (%v): make cluster-prune in another clone may remove it\n", b.Dir, err)
+	}
+	return nil
+}
+
+func (b Binaries) buildMissing(ctx context.Context, out io.Writer, bins []binary) error {
 	if len(b.missing(bins)) == 0 {
 		return nil
 	}
@@ -221,21 +235,27 @@ func (b Binaries) ensure(ctx context.Context, out io.Writer, bins []binary) erro
 	defer unlock()
 	fmt.Fprintf(out, "Building the local cluster from source (Kubernetes %s, etcd %s) into %s.\n", versions.Kubernetes(), versions.Etcd(), b.Dir)
 	fmt.Fprintln(out, "This happens once per machine and takes several minutes on a laptop; later starts take seconds.")
-	var rel release // read once, before the first Kubernetes program is built
 	for _, bin := range bins {
 		if _, err := os.Stat(b.Path(bin.name)); err == nil {
 			continue // built meanwhile by the lock holder, or by an earlier run
 		}
-		if rel.Version == "" && bin.tree != notStamped {
-			if rel, err = kubernetesRelease(ctx); err != nil {
-				return err
-			}
+		rel, err := stampedRelease(ctx, bin)
+		if err != nil {
+			return err
 		}
 		if err := b.build(ctx, bin, rel, out); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// stampedRelease is the release a program's version stamp names: etcd's or Kubernetes'.
+func stampedRelease(ctx context.Context, bin binary) (release, error) {
+	if bin.tree == etcdProgram {
+		return etcdRelease(ctx)
+	}
+	return kubernetesRelease(ctx)
 }
 
 // build compiles one program into a temporary file and renames it into place, so an interrupted

@@ -19,8 +19,9 @@ import (
 type treeState string
 
 const (
-	// notStamped is for etcd, which is not a Kubernetes program.
-	notStamped treeState = ""
+	// etcdProgram is for etcd, which is not a Kubernetes program: its version is a constant in
+	// its sources, and its own build (scripts/build_lib.sh) stamps only the commit, GitSHA.
+	etcdProgram treeState = ""
 	// archive is what hack/lib/version.sh reports for a build from exported sources with no git
 	// tree. Ours are the tag's module zip from the Go module proxy (checked against go.sum), with
 	// the dependency versions the tag's go.mod requires: no git checkout to call "clean".
@@ -30,8 +31,9 @@ const (
 	dirty treeState = "dirty"
 )
 
-// release is what the Go module cache records about the pinned Kubernetes tag (its .info file).
+// release is what the Go module cache records about a pinned tag (its module's .info file).
 type release struct {
+	Module  string // the module path it was read for, e.g. "k8s.io/kubernetes"
 	Version string
 	Time    time.Time // the tag's commit time: a build date every machine agrees on, unlike the clock's
 	Origin  *struct {
@@ -39,17 +41,26 @@ type release struct {
 	}
 }
 
-// kubernetesRelease reads the pinned k8s.io/kubernetes module's .info through `go mod download`,
-// which answers from the module cache offline once the module is there (the build needs it anyway).
-// It runs in an empty folder: inside the builder module, go would add the whole module graph's
-// sums to its go.sum, which names workshop-kube's cached binary (sourceHash).
+// kubernetesRelease is the pinned Kubernetes tag's release, etcdRelease etcd's.
 func kubernetesRelease(ctx context.Context) (release, error) {
+	return moduleRelease(ctx, "k8s.io/kubernetes", versions.Kubernetes())
+}
+
+func etcdRelease(ctx context.Context) (release, error) {
+	return moduleRelease(ctx, "go.etcd.io/etcd/server/v3", versions.Etcd())
+}
+
+// moduleRelease reads the module's .info at version through `go mod download`, which answers
+// from the module cache offline once the module is there (the build needs it anyway).
+// It runs in an empty folder: inside a builder module, go would add the whole module graph's
+// sums to its go.sum, which names workshop-kube's cached binary (sourceHash).
+func moduleRelease(ctx context.Context, module, version string) (release, error) {
 	dir, err := os.MkdirTemp("", "workshop-release-")
 	if err != nil {
 		return release{}, err
 	}
 	defer os.RemoveAll(dir)
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", "k8s.io/kubernetes@"+versions.Kubernetes())
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", module+"@"+version)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), BuilderEnv("")...)
 	out, runErr := cmd.Output() // on failure go still prints the JSON, with Error set
@@ -59,14 +70,16 @@ func kubernetesRelease(ctx context.Context) (release, error) {
 		if looksOffline(dl.Error) {
 			hint = "; the Go module proxy could not be reached (GOPROXY=" + goEnv("GOPROXY") + "): connect once to build"
 		}
-		return release{}, fmt.Errorf("reading the Kubernetes release to stamp its programs with (go mod download k8s.io/kubernetes@%s): %v %s%s",
-			versions.Kubernetes(), runErr, dl.Error, hint)
+		return release{}, fmt.Errorf("reading the release to stamp the cluster's programs with (go mod download %s@%s): %v %s%s",
+			module, version, runErr, dl.Error, hint)
 	}
 	data, err := os.ReadFile(dl.Info)
 	if err != nil {
 		return release{}, err
 	}
-	return parseRelease(data)
+	rel, err := parseRelease(data)
+	rel.Module = module
+	return rel, err
 }
 
 func parseRelease(info []byte) (release, error) {
@@ -86,15 +99,18 @@ func (r release) commit() string {
 	if r.Origin != nil && r.Origin.Hash != "" {
 		return r.Origin.Hash
 	}
-	return "unknown (built from the Go module k8s.io/kubernetes@" + r.Version + ", whose .info records no commit)"
+	return "unknown (built from the Go module " + r.Module + "@" + r.Version + ", whose .info records no commit)"
 }
 
-// ldflags strips debug info (smaller, faster to link) and, for Kubernetes programs, sets the
-// version variables the way hack/lib/version.sh does, into the same two packages, so /version,
-// `kubectl version` and --version=raw say which release this is and when it was published.
+// ldflags strips debug info (smaller, faster to link) and stamps the release: for Kubernetes
+// programs the version variables the way hack/lib/version.sh does, into the same two packages, so
+// /version, `kubectl version` and --version=raw say which release this is and when it was
+// published; for etcd the one variable its own build sets, the commit.
 func ldflags(tree treeState, r release) string {
 	flags := []string{"-s", "-w"}
-	if tree == notStamped {
+	if tree == etcdProgram {
+		// Unstamped, etcd --version says "Git SHA: Not provided (use ./build instead of go build)".
+		flags = append(flags, "-X", "'go.etcd.io/etcd/api/v3/version.GitSHA="+r.commit()+"'")
 		return strings.Join(flags, " ")
 	}
 	major, minor := majorMinor(r.Version)

@@ -19,6 +19,7 @@ func TestStampComesFromTheModuleInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	proxied.Module = "k8s.io/kubernetes" // as moduleRelease sets it
 	direct, err := parseRelease([]byte(`{"Version":"v1.37.1","Time":"2026-09-23T17:06:22Z",` +
 		`"Origin":{"VCS":"git","URL":"https://github.com/kubernetes/kubernetes","Hash":"0123456789abcdef0123456789abcdef01234567","Ref":"refs/tags/v1.37.1"}}`))
 	if err != nil {
@@ -42,8 +43,12 @@ func TestStampComesFromTheModuleInfo(t *testing.T) {
 			}
 		}
 	}
-	if got := ldflags(notStamped, proxied); got != "-s -w" {
-		t.Errorf("etcd's ldflags = %q, want only -s -w", got)
+	etcd := release{Module: "go.etcd.io/etcd/server/v3", Version: "v3.6.16", Time: proxied.Time}
+	if got, want := ldflags(etcdProgram, etcd), "-s -w -X 'go.etcd.io/etcd/api/v3/version.GitSHA="+etcd.commit()+"'"; got != want {
+		t.Errorf("etcd's ldflags = %q, want %q: etcd's own build stamps only GitSHA", got, want)
+	}
+	if strings.Contains(ldflags(etcdProgram, etcd), "k8s.io") {
+		t.Error("etcd must not get a Kubernetes version stamp")
 	}
 	if _, err := parseRelease([]byte(`{"Version":"v1.37.1"}`)); err == nil {
 		t.Error("an .info without Time must not stamp a 0001-01-01 build date")
@@ -51,9 +56,8 @@ func TestStampComesFromTheModuleInfo(t *testing.T) {
 }
 
 // TestBuiltProgramsReportTheirStamp runs the cached API server (workshop-kube kube-apiserver)
-// with --version=raw and
-// checks it reports what the module cache says about the pinned tag: the link flags reached the
-// version variables that /version serves.
+// with --version=raw, and etcd with --version, and checks they report what the module cache says
+// about the pinned tags: the link flags reached the version variables.
 func TestBuiltProgramsReportTheirStamp(t *testing.T) {
 	root, err := workspace.Root()
 	if err != nil {
@@ -79,10 +83,25 @@ func TestBuiltProgramsReportTheirStamp(t *testing.T) {
 	}
 	for _, want := range []string{
 		`GitVersion:"` + rel.Version + `"`, `GitCommit:"` + rel.commit() + `"`,
-		`GitTreeState:"dirty"`, // our own main package runs it (binaries.go) `BuildDate:"` + rel.Time.UTC().Format(time.RFC3339) + `"`,
+		`GitTreeState:"dirty"`, // our own main package runs it (binaries.go)
+		`BuildDate:"` + rel.Time.UTC().Format(time.RFC3339) + `"`,
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("kube-apiserver --version=raw lacks %s:\n%s", want, out)
+		}
+	}
+
+	etcdRel, err := etcdRelease(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.CommandContext(ctx, bins.Path("etcd"), "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("etcd --version: %v\n%s", err, out)
+	}
+	for _, want := range []string{"etcd Version: " + strings.TrimPrefix(etcdRel.Version, "v"), "Git SHA: " + etcdRel.commit()} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("etcd --version lacks %q:\n%s", want, out)
 		}
 	}
 }
