@@ -10,7 +10,7 @@ import (
 	"workshop.local/scripts/internal/cluster"
 )
 
-// clusterCommand is `workshop cluster up|ensure|down|status|why|pull|envtest-assets`: kind where
+// clusterCommand is `workshop cluster up|ensure|down|status|why|pull|prune|envtest-assets`: kind where
 // a container engine answers and its node image can be had, else the local cluster built from
 // source. CLUSTER=auto|kind|local decides (docs/cluster.md).
 func clusterCommand() *cobra.Command {
@@ -51,6 +51,8 @@ func clusterCommand() *cobra.Command {
 			(*cluster.Cluster).Why),
 		sub("pull", "kind-pull", "Pull kind's node image now (several hundred MB), so that make cluster later needs no network",
 			(*cluster.Cluster).Pull),
+		sub("prune", "cluster-prune", "Remove old cluster builds from the shared binary cache that no clone on this machine uses",
+			(*cluster.Cluster).Prune),
 		sub("envtest-assets", "envtest-assets", "Print a folder for KUBEBUILDER_ASSETS: etcd, kube-apiserver, kubectl from the local cluster's build",
 			(*cluster.Cluster).EnvtestAssets),
 	)

@@ -240,3 +240,29 @@ func (c *Cluster) EnvtestAssets(ctx context.Context) error {
 	fmt.Fprintln(c.out, dir)
 	return nil
 }
+
+// Prune removes the cluster builds in the shared binary cache that no clone on this machine
+// uses any more (old pins, old build recipes, workshop-kube built from older sources), and says
+// what it removed. It never touches the build this workspace uses.
+func (c *Cluster) Prune(context.Context) error {
+	bins, err := local.DefaultBinaries(c.root)
+	if err != nil {
+		return err
+	}
+	stale, err := bins.Stale()
+	if err != nil {
+		return err
+	}
+	if len(stale) == 0 {
+		fmt.Fprintf(c.out, "Nothing to remove: every build in %s is in use.\n", filepath.Dir(bins.Dir))
+		return nil
+	}
+	for _, s := range stale {
+		fmt.Fprintf(c.out, "  removing %s (%d MB)\n", s.Path, s.Bytes>>20)
+	}
+	if err := local.Prune(stale); err != nil {
+		return fmt.Errorf("removing old cluster builds: %w", err)
+	}
+	fmt.Fprintf(c.out, "Removed %s that no clone on this machine uses.\n", local.StaleSummary(stale))
+	return nil
+}

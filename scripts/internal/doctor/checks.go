@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/version"
 	"strings"
+	"workshop.local/scripts/internal/cluster/local"
 
 	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/workspace"
@@ -39,7 +40,7 @@ const gib = 1 << 30
 func Evaluate(f Facts) Report {
 	checks := []Check{
 		platform(f), goVersion(f), tool("make", f.Make, installHint(f, "make")), tool("git", f.Git, installHint(f, "git")),
-		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), binaries(f), kindImage(f),
+		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), binaries(f), oldBuilds(f), kindImage(f),
 		lessonBinaries(f), clusterUp(f), kubeconfig(f),
 	}
 	r := Report{Ready: true, Checks: checks}
@@ -177,6 +178,18 @@ func binaries(f Facts) Check {
 	if f.ClusterKind == cluster.Local {
 		c.Status = Fail
 	}
+	return c
+}
+
+// oldBuilds reports the disk that old cluster builds hold: each new pin or build recipe builds
+// beside the old one, which another clone may still use, so nothing removes them by itself.
+func oldBuilds(f Facts) Check {
+	c := Check{Name: "old cluster builds", Status: OK, Detail: "none"}
+	if len(f.OldBuilds) == 0 {
+		return c
+	}
+	c.Status, c.Detail = Warn, local.StaleSummary(f.OldBuilds)+" in the binary cache that no clone on this machine uses"
+	c.Fix = "`make cluster-prune` removes them"
 	return c
 }
 

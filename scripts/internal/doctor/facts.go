@@ -3,7 +3,10 @@
 // is a pure function of Facts, so it is tested over made-up machines without touching this one.
 package doctor
 
-import "workshop.local/scripts/internal/cluster/kind"
+import (
+	"workshop.local/scripts/internal/cluster/kind"
+	"workshop.local/scripts/internal/cluster/local"
+)
 
 // Facts is everything the checks look at. Gather fills it from this machine; tests write it.
 type Facts struct {
@@ -30,6 +33,8 @@ type Facts struct {
 
 	BinariesDir     string
 	BinariesMissing []string // cluster programs not built yet
+	// OldBuilds are cluster builds in the shared cache that no clone on the machine uses.
+	OldBuilds []local.Stale
 
 	KindImage        string
 	KindImagePresent bool // only looked for when Engine.Answers

@@ -40,6 +40,7 @@ func Gather(ctx context.Context, root string) Facts {
 
 	if bins, err := local.DefaultBinaries(root); err == nil {
 		f.BinariesDir, f.BinariesMissing = bins.Dir, bins.Missing()
+		f.OldBuilds, _ = bins.Stale() // unreadable cache folders: nothing to report
 	}
 	f.KindImage = versions.KindNodeImage()
 	if f.Engine.Answers {
