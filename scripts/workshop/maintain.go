@@ -123,7 +123,8 @@ func overlayCommand() *cobra.Command {
 
 // runGinkgo runs `go run github.com/onsi/ginkgo/v2/ginkgo args .` in the lesson's folder.
 func runGinkgo(cmd *cobra.Command, r resolved, solution bool, args []string) error {
-	run := exec.CommandContext(cmd.Context(), "go", append(append([]string{"run", "github.com/onsi/ginkgo/v2/ginkgo"}, args...), ".")...)
+	ginkgo := append([]string{"run", "github.com/onsi/ginkgo/v2/ginkgo"}, r.lesson.TestFlags()...)
+	run := exec.CommandContext(cmd.Context(), "go", append(append(ginkgo, args...), ".")...)
 	run.Dir, run.Env = r.lesson.Dir, os.Environ()
 	run.Stdin, run.Stdout, run.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if solution {

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"workshop.local/lessons/internal/harness/races"
 	"workshop.local/scripts/workspace"
 )
 
@@ -53,6 +54,7 @@ func RunSuite(t *testing.T, lesson string) {
 	if suiteConfig.Timeout == time.Hour {
 		suiteConfig.Timeout = suiteTimeout
 	}
+	races.FailSpecsThatRace(t)
 	RunSpecs(t, lesson, suiteConfig, reporterConfig)
 }
 

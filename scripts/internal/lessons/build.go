@@ -43,16 +43,13 @@ type CompileError struct {
 // no debug symbols (the linker's biggest cost; stack traces still work): a rebuild after a
 // learner's save is mostly the link, and every second of it is felt.
 func Build(ctx context.Context, l Lesson, o BuildOptions) error {
-	args := []string{"test", "-c", "-o", o.Binary, "-vet=off", "-ldflags=-s -w"}
+	flags := l.TestFlags()
 	if o.OverlayFile != "" {
-		args = append(args, "-overlay="+o.OverlayFile)
+		flags = append(flags, "-overlay="+o.OverlayFile)
 	}
+	args := append([]string{"test", "-c", "-o", o.Binary, "-vet=off", "-ldflags=-s -w"}, flags...)
 	total := 0
 	if o.Progress != nil {
-		var flags []string
-		if o.OverlayFile != "" {
-			flags = append(flags, "-overlay="+o.OverlayFile)
-		}
 		total = buildprogress.StaleTest(ctx, l.Dir, nil, flags, ".")
 		args = append(args, "-x") // one compile command per package: that is what is counted
 	}

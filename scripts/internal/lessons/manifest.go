@@ -21,6 +21,18 @@ type Manifest struct {
 	// Generate is code and manifests generated from the learner's files, committed, compared by
 	// make test and made afresh for a wrong solution.
 	Generate *Generate `json:"generate,omitempty"`
+	// Race builds the lesson's specs with the race detector (go test -race) wherever the tools
+	// build them: the lesson teaches concurrency, and a data race in a learner's bookkeeping is
+	// a mistake its specs must catch. It needs cgo and costs a slower build and run.
+	Race bool `json:"race,omitempty"`
+}
+
+// TestFlags are the go test build flags every build of the lesson's specs needs.
+func (l Lesson) TestFlags() []string {
+	if l.Manifest.Race {
+		return []string{"-race"}
+	}
+	return nil
 }
 
 // OwnSpecs: the learner writes File, whose specs carry Exercise's label. A check runs it against

@@ -22,6 +22,13 @@ func TestManifestIsReadStrictly(t *testing.T) {
 	if !l.IsOwnSpecs(6) || l.IsOwnSpecs(5) || l.Generates() {
 		t.Fatal("IsOwnSpecs and Generates should follow the manifest")
 	}
+	if len(l.TestFlags()) != 0 {
+		t.Errorf("without race: true, TestFlags = %v, want none", l.TestFlags())
+	}
+	write(t, filepath.Join(l.Dir, ManifestFile), "race: true\n")
+	if l.Manifest, err = readManifest(l.Dir); err != nil || strings.Join(l.TestFlags(), " ") != "-race" {
+		t.Errorf("race: true should build the specs with -race, TestFlags = %v (error %v)", l.TestFlags(), err)
+	}
 	for _, bad := range []string{"ownspecs:\n  exercise: 6\n", "ownSpecs:\n  file: x_test.go\n", "generate:\n  tool: x\n"} {
 		write(t, filepath.Join(l.Dir, ManifestFile), bad)
 		if _, err := readManifest(l.Dir); err == nil || !strings.Contains(err.Error(), ManifestFile) {

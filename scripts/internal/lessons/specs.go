@@ -66,7 +66,7 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 	if err := os.MkdirAll(r.ReportDir, 0o755); err != nil {
 		return Result{}, err
 	}
-	args := []string{"test", "-count=1"}
+	args := append([]string{"test", "-count=1"}, r.Lesson.TestFlags()...)
 	if r.OverlayFile != "" {
 		args = append(args, "-overlay="+r.OverlayFile)
 	}

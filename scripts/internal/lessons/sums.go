@@ -54,10 +54,16 @@ func (l Lesson) SupportFiles(root string) ([]string, error) {
 
 // shippedFiles are every file SumsFile covers: each lesson's support files and the harness.
 func shippedFiles(root string, all []Lesson) ([]string, error) {
+	// The harness's own packages (harness, harness/races), not its tests' fixtures in testdata.
 	harness, err := filepath.Glob(filepath.Join(root, harnessDir, "*.go"))
 	if err != nil {
 		return nil, err
 	}
+	subpackages, err := filepath.Glob(filepath.Join(root, harnessDir, "*", "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	harness = append(harness, subpackages...)
 	var files []string
 	for _, h := range harness {
 		files = append(files, relSlash(root, h))

@@ -1,0 +1,6 @@
+//go:build race
+
+package races
+
+// raceEnabled is true in a build with the race detector (go test -race).
+const raceEnabled = true
