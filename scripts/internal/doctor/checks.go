@@ -41,7 +41,7 @@ func Evaluate(f Facts) Report {
 	checks := []Check{
 		platform(f), goVersion(f), tool("make", f.Make, installHint(f, "make")), tool("git", f.Git, installHint(f, "git")),
 		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), binaries(f), oldBuilds(f), kindImage(f),
-		lessonBinaries(f), clusterUp(f), kubeconfig(f),
+		lessonBinaries(f), raceDetector(f), clusterUp(f), kubeconfig(f),
 	}
 	r := Report{Ready: true, Checks: checks}
 	for _, c := range checks {
@@ -225,6 +225,21 @@ func lessonBinaries(f Facts) Check {
 		c.Fix = "`make prepare` compiles them now"
 	default:
 		c.Detail = fmt.Sprintf("warm for %d lessons", f.Lessons)
+	}
+	return c
+}
+
+// raceDetector: a lesson that teaches concurrency builds its specs with -race, which needs cgo.
+// Without it those lessons do not build at all, so this fails, but only when such a lesson exists.
+func raceDetector(f Facts) Check {
+	c := Check{Name: "race detector", Status: OK, Detail: f.CgoDetail}
+	switch {
+	case len(f.RaceLessons) == 0:
+		c.Detail = "no lesson needs it"
+	case !f.CgoReady:
+		c.Status = Fail
+		c.Detail = "lesson " + strings.Join(f.RaceLessons, ", ") + " builds its specs with -race, which needs cgo: " + f.CgoDetail
+		c.Fix = installHint(f, "gcc") + ", and leave CGO_ENABLED unset"
 	}
 	return c
 }

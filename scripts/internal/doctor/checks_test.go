@@ -44,8 +44,8 @@ func TestReadyLaptopPassesEveryCheck(t *testing.T) {
 			t.Errorf("%s: %s (%s)", c.Name, c.Status, c.Detail)
 		}
 	}
-	if len(r.Checks) != 15 {
-		t.Errorf("want the 14 checks of issue 13's list and issue 28's old cluster builds, got %d", len(r.Checks))
+	if len(r.Checks) != 16 {
+		t.Errorf("want the 14 checks of issue 13's list, old cluster builds and the race detector, got %d", len(r.Checks))
 	}
 }
 
@@ -83,6 +83,9 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 		{"old cluster builds", func(f *Facts) {
 			f.OldBuilds = []local.Stale{{Path: "/c/kubernetes-v1.36.0-recipe4", Bytes: 240 << 20}, {Path: "/c/x/workshop-kube-0123", Bytes: 118 << 20}}
 		}, "old cluster builds", Warn, "2 old builds, 358 MB"},
+		{"no C compiler for -race", func(f *Facts) {
+			f.RaceLessons, f.CgoReady, f.CgoDetail = []string{"13"}, false, "no C compiler: go env CC names gcc"
+		}, "race detector", Fail, "apt-get install gcc"},
 		{"cold lessons", func(f *Facts) { f.StalePkgs = 120 }, "lesson test binaries", Warn, "120 packages"},
 		{"cluster down", func(f *Facts) { f.ClusterUp, f.UpDetail = false, "connection refused" }, "cluster", Warn, "make cluster"},
 		{"foreign context", func(f *Facts) { f.Context = "prod-eu" }, "kubeconfig", Fail, "prod-eu"},

@@ -39,6 +39,11 @@ type Facts struct {
 	KindImage        string
 	KindImagePresent bool // only looked for when Engine.Answers
 
+	// RaceLessons are the lessons whose specs build with -race (lesson.yaml), which needs cgo:
+	// CgoReady says CGO_ENABLED is on and the C compiler go would call is on PATH.
+	RaceLessons  []string
+	CgoReady     bool
+	CgoDetail    string
 	Lessons      int    // lessons whose test binaries were looked at
 	StalePkgs    int    // packages a first make check would still compile
 	LessonsErr   string // go list failed without the network: modules missing

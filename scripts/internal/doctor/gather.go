@@ -53,6 +53,7 @@ func Gather(ctx context.Context, root string) Facts {
 		offline = strings.Split(f.GoProxy, ",")[0] + ",off"
 	}
 	f.Lessons, f.StalePkgs, f.LessonsErr = staleLessonPackages(ctx, root, offline)
+	f.RaceLessons, f.CgoReady, f.CgoDetail = raceSupport(root)
 	f.Kubeconfig = workspace.KubeconfigPath(clusterDir)
 	if cfg, err := clientcmd.LoadFromFile(f.Kubeconfig); err == nil {
 		f.KubeconfigOK, f.Context = true, cfg.CurrentContext
@@ -198,4 +199,24 @@ func apiAnswers(ctx context.Context, kubeconfig string, exists bool) (bool, stri
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// raceSupport lists the lessons that build their specs with the race detector, and whether this
+// machine can: -race needs cgo, so CGO_ENABLED=1 and the C compiler go env CC names.
+func raceSupport(root string) ([]string, bool, string) {
+	all, _ := lessons.Discover(root)
+	var race []string
+	for _, l := range all {
+		if l.Manifest.Race {
+			race = append(race, l.Number)
+		}
+	}
+	if workspace.GoEnv("CGO_ENABLED") != "1" {
+		return race, false, "cgo is off (CGO_ENABLED=0)"
+	}
+	cc := strings.Fields(workspace.GoEnv("CC"))
+	if len(cc) == 0 || !onPath(cc[0]) {
+		return race, false, "no C compiler: go env CC names " + workspace.GoEnv("CC")
+	}
+	return race, true, "cgo with " + cc[0]
 }
