@@ -13,8 +13,8 @@ import (
 )
 
 // tinyKit writes a kit from a made-up proxy folder and binary folder: the archive format and its
-// checks, without collecting real modules (make kit's replay is proven by the offline run in
-// docs/instructors.md).
+// checks, without collecting real modules (make kit's replay is proven by TestKitProofOfflineClone
+// in kit_proof_test.go).
 func tinyKit(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()

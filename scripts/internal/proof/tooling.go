@@ -22,7 +22,9 @@ func (t *tester) toolingChecks() []check {
 // goTest runs a module's own Go tests, logging their output under .cache/check/logs.
 func (t *tester) goTest(module string) func(context.Context) (string, error) {
 	return func(ctx context.Context) (string, error) {
-		out, err := command(ctx, filepath.Join(t.root, module), "go", "test", "-count=1", "./...")
+		// 20 minutes per package, not go test's 10: the classroom package's kit proof makes a kit,
+		// installs it into an offline clone and checks a lesson there, several minutes on 2 cores.
+		out, err := command(ctx, filepath.Join(t.root, module), "go", "test", "-count=1", "-timeout=20m", "./...")
 		logPath := filepath.Join(t.scratch, "logs", strings.ReplaceAll(module, "/", "-")+".log")
 		_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
 		_ = os.WriteFile(logPath, []byte(out), 0o644)
