@@ -241,7 +241,7 @@ func (b Binaries) buildMissing(ctx context.Context, out io.Writer, bins []binary
 		}
 		rel, err := stampedRelease(ctx, bin)
 		if err != nil {
-			return err
+			return fmt.Errorf("building %s failed: %w", bin.name, err)
 		}
 		if err := b.build(ctx, bin, rel, out); err != nil {
 			return err
