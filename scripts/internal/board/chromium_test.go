@@ -76,11 +76,15 @@ func openInChromium(ctx context.Context, t *testing.T, browser, url string) *cdp
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		// chromium's helpers, killed with it, may still be closing files in the profile: retry
+		// the removal for up to a second.
+		retry := time.NewTicker(100 * time.Millisecond)
+		defer retry.Stop()
 		for range 10 {
 			if os.RemoveAll(profile) == nil {
 				return
 			}
-			time.Sleep(100 * time.Millisecond)
+			<-retry.C
 		}
 	})
 	// chromium prints "DevTools listening on ws://127.0.0.1:PORT/devtools/browser/ID".
