@@ -3,7 +3,6 @@ package main_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -50,7 +49,7 @@ func cacheWhoseNodeFails() string {
 	Expect(os.WriteFile(filepath.Join(src, "main.go"), []byte(failingNode), 0o644)).To(Succeed())
 	Expect(os.WriteFile(filepath.Join(src, "go.mod"), []byte("module failingnode\n"), 0o644)).To(Succeed())
 	kube := real.Path("workshop-kube")
-	build := exec.Command("go", "build", "-o", filepath.Join(fake, filepath.Base(kube)), "-ldflags", "-X main.real="+kube, ".")
+	build := commandWithin(within(5*time.Minute), "go", "build", "-o", filepath.Join(fake, filepath.Base(kube)), "-ldflags", "-X main.real="+kube, ".")
 	build.Dir, build.Env = src, append(os.Environ(), "GOWORK=off", "GOFLAGS=")
 	out, err := build.CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), string(out))

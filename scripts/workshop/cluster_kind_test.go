@@ -61,7 +61,7 @@ func requireDocker() {
 
 func docker(args ...string) string {
 	GinkgoHelper()
-	out, err := exec.Command("docker", args...).CombinedOutput()
+	out, err := commandWithin(within(time.Minute), "docker", args...).CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "docker %s: %s", strings.Join(args, " "), out)
 	return strings.TrimSpace(string(out))
 }
@@ -76,14 +76,14 @@ func fakeKindNode(cluster string) {
 	Expect(tw.WriteHeader(&tar.Header{Name: "README", Mode: 0o644, Size: 2})).To(Succeed())
 	_, _ = tw.Write([]byte("x\n"))
 	Expect(tw.Close()).To(Succeed())
-	cmd := exec.Command("docker", "import", "-", image)
+	cmd := commandWithin(within(time.Minute), "docker", "import", "-", image)
 	cmd.Stdin = &tarball
 	out, err := cmd.CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "docker import: %s", out)
-	DeferCleanup(func() { _ = exec.Command("docker", "rmi", "-f", image).Run() })
+	DeferCleanup(func(ctx SpecContext) { _ = commandWithin(ctx, "docker", "rmi", "-f", image).Run() }, NodeTimeout(time.Minute))
 	docker("create", "--name", cluster+"-control-plane",
 		"--label", kindLabel+"="+cluster, "--label", "io.x-k8s.kind.role=control-plane", image, "/kind/never-runs")
-	DeferCleanup(func() { _ = exec.Command("docker", "rm", "-f", cluster+"-control-plane").Run() })
+	DeferCleanup(func(ctx SpecContext) { _ = commandWithin(ctx, "docker", "rm", "-f", cluster+"-control-plane").Run() }, NodeTimeout(time.Minute))
 }
 
 func kindNodes(cluster string) string {

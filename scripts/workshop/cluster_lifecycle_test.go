@@ -143,7 +143,7 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		pidFile := filepath.Join(scratchDir, "local", "run", "kube-scheduler.pid")
 		Expect(os.WriteFile(pidFile, []byte("garbage\n"), 0o644)).To(Succeed())
 
-		res, err := runTool(context.Background(), nil, "status")
+		res, err := runTool(within(time.Minute), nil, "status")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.exitCode).NotTo(BeZero())
 		Expect(res.output).To(ContainSubstring(fmt.Sprintf("kube-scheduler           running without its pid file (pid %d)", old)))
@@ -185,14 +185,23 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 
 	It("starts one cluster when two `make cluster` run at once", func() {
 		mustRun(time.Minute, "down")
-		outputs := make(chan string, 2)
+		// The runs report back whatever happens, and are judged here: an Expect failing in a
+		// goroutine would end it before it reported, and leave this spec waiting forever.
+		ctx := within(5 * time.Minute)
+		results := make(chan toolResult, 2)
 		for range 2 {
 			go func() {
-				defer GinkgoRecover()
-				outputs <- mustRun(5*time.Minute, "up")
+				res, err := runTool(ctx, nil, "up")
+				if err != nil {
+					res.exitCode, res.output = -1, res.output+err.Error()
+				}
+				results <- res
 			}()
 		}
-		both := <-outputs + <-outputs
+		first, second := <-results, <-results
+		Expect(first.exitCode).To(BeZero(), "one `cluster up` failed:\n%s", first.output)
+		Expect(second.exitCode).To(BeZero(), "one `cluster up` failed:\n%s", second.output)
+		both := first.output + second.output
 		Expect(strings.Count(both, "kube-apiserver           ready after")).To(Equal(1))
 		Expect(both).To(ContainSubstring("waiting for it to finish"))
 		Expect(both).To(ContainSubstring("already running; reusing it"))
@@ -206,7 +215,7 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		}
 		pidFiles, _ := filepath.Glob(filepath.Join(scratchDir, "local", "run", "*.pid"))
 		Expect(pidFiles).To(BeEmpty())
-		res, err := runTool(context.Background(), nil, "status")
+		res, err := runTool(within(time.Minute), nil, "status")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.exitCode).NotTo(BeZero())
 	})

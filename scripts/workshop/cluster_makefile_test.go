@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -35,7 +36,7 @@ var _ = Describe("the Makefile in a folder whose path has a space", func() {
 		Expect(makeIn(lesson, "GO=true")).To(ContainSubstring("workshop check in "+root), "plain make in a lesson folder checks it")
 
 		By("a failing check in a lesson folder exits non-zero with one line of make's own, not one per make level")
-		cmd := exec.Command("make", "GO=true", "check", "STAND_IN_EXIT=1")
+		cmd := commandWithin(within(time.Minute), "make", "GO=true", "check", "STAND_IN_EXIT=1")
 		cmd.Dir, cmd.Env = lesson, withoutMakeVars(os.Environ())
 		out, err := cmd.CombinedOutput()
 		Expect(err).To(HaveOccurred(), "a failing check must fail make too:\n%s", out)
@@ -52,7 +53,7 @@ func copyFile(from, to string) {
 
 func makeIn(dir string, args ...string) string {
 	GinkgoHelper()
-	cmd := exec.Command("make", args...)
+	cmd := commandWithin(within(time.Minute), "make", args...)
 	cmd.Dir = dir
 	// Not the make that runs these tests: `make test LESSON=03` passes LESSON=03 down through
 	// MAKEFLAGS, and it would override what the lesson folder's Makefile sets.

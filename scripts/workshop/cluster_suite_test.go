@@ -22,7 +22,28 @@ import (
 // touched. They share the machine's binary cache, which `make cluster` fills.
 func TestClusterTool(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "cluster tool")
+	suite, reporter := GinkgoConfiguration()
+	// Below go test's -timeout (make test gives 20 minutes): a spec stuck on something outside
+	// the tool is then reported by Ginkgo, with its name and where it waits, rather than by go
+	// test's dump of every goroutine.
+	suite.Timeout = 15 * time.Minute
+	RunSpecs(t, "cluster tool", suite, reporter)
+}
+
+// commandWithin runs name under ctx. When ctx ends the program is killed, and Wait returns
+// WaitDelay later even if programs it started still hold its output open, so no spec waits
+// forever on a child's child.
+func commandWithin(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// within is a context that ends after d, cancelled when the spec ends.
+func within(d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	DeferCleanup(cancel)
+	return ctx
 }
 
 var (
@@ -43,7 +64,9 @@ var _ = BeforeSuite(func() {
 
 var _ = AfterSuite(func() {
 	if scratchDir != "" {
-		_, _ = runTool(context.Background(), nil, "down")
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		_, _ = runTool(ctx, nil, "down")
 		Expect(os.RemoveAll(scratchDir)).To(Succeed())
 	}
 	gexec.CleanupBuildArtifacts()
@@ -58,7 +81,7 @@ type toolResult struct {
 // runTool runs the cluster tool with CLUSTER=local in the scratch folder; extra holds more
 // KEY=VALUE pairs, which override the defaults.
 func runTool(ctx context.Context, extra []string, args ...string) (toolResult, error) {
-	cmd := exec.CommandContext(ctx, toolPath, append([]string{"cluster"}, args...)...)
+	cmd := commandWithin(ctx, toolPath, append([]string{"cluster"}, args...)...)
 	cmd.Dir = rootDir
 	cmd.Env = append(os.Environ(), "CLUSTER=local", "WORKSHOP_CLUSTER_DIR="+scratchDir)
 	cmd.Env = append(cmd.Env, extra...)

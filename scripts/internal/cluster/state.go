@@ -23,7 +23,18 @@ func Recorded(dir string) string {
 
 // record writes the runtime into the cluster folder.
 func record(dir, runtime string) error {
-	return os.WriteFile(filepath.Join(dir, stateFile), []byte(runtime+"\n"), 0o644)
+	return writeWhole(filepath.Join(dir, stateFile), runtime)
+}
+
+// writeWhole writes line to path through a temporary file and a rename, so that a second
+// `make cluster` reading it at the same moment sees the old content or the new, never an empty
+// file (os.WriteFile truncates first).
+func writeWhole(path, line string) error {
+	tmp := fmt.Sprintf("%s.%d.partial", path, os.Getpid())
+	if err := os.WriteFile(tmp, []byte(line+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // forget removes the record, once a kind cluster is deleted.
@@ -36,7 +47,7 @@ const ownerFile = "workspace"
 
 // recordOwner writes root as the workspace that starts the cluster in dir.
 func recordOwner(dir, root string) error {
-	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(root+"\n"), 0o644)
+	return writeWhole(filepath.Join(dir, ownerFile), root)
 }
 
 // checkOwner refuses to start or restart, from root, a cluster another workspace started in
@@ -47,8 +58,8 @@ func checkOwner(dir, root string) error {
 		return nil // none recorded: a cluster of an older workspace, or none yet
 	}
 	owner := strings.TrimSpace(string(data))
-	if owner == root {
-		return nil
+	if owner == "" || owner == root {
+		return nil // an empty record names no one
 	}
 	if _, err := os.Stat(filepath.Join(owner, "go.work")); err != nil {
 		return nil // that workspace is gone: this one may take the folder over

@@ -34,3 +34,47 @@ func TestAnotherWorkspacesClusterIsNotRestarted(t *testing.T) {
 		t.Fatalf("the owner is gone: want no error, got %v", err)
 	}
 }
+
+// TestOwnerRecordIsNeverSeenHalfWritten: two `make cluster` at once both record the owner while
+// the other checks it. A reader must never see an empty record and take it for a foreign
+// workspace (the cwd's go.work made "" look like a workspace that exists).
+func TestOwnerRecordIsNeverSeenHalfWritten(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("go.work", []byte("go 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkOwner(dir, "/this"); err != nil {
+		t.Fatalf("an empty record: want no error, got %v", err)
+	}
+	if err := recordOwner(dir, "/this"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 2000 {
+			if err := recordOwner(dir, "/this"); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	seenEmpty := false
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, ownerFile)); err == nil && len(data) == 0 {
+			seenEmpty = true
+		}
+	}
+	if seenEmpty {
+		t.Error("read an empty owner record while it was being written")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"workshop.local/scripts/internal/text"
@@ -29,10 +30,39 @@ func (t *tester) goTest(module string) func(context.Context) (string, error) {
 		_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
 		_ = os.WriteFile(logPath, []byte(out), 0o644)
 		if err != nil {
-			return "", fmt.Errorf("go test ./... in %s failed; full log %s:\n%s", module, logPath, text.Tail(out, 30, ""))
+			return "", fmt.Errorf("go test ./... in %s failed; full log %s:\n%s", module, logPath, goTestFailures(out, 40))
 		}
 		return summarizeGoTest(out), nil
 	}
+}
+
+// failureLine starts what go test and Ginkgo print about a failure: a failed package or test, a
+// failed, timed-out or panicking spec, go test's timeout panic and the tests it was running.
+var failureLine = regexp.MustCompile(`^(FAIL|--- FAIL|panic: |\s*running tests:|\s*\[(FAIL|TIMEDOUT|PANICKED|INTERRUPTED)\])`)
+
+// goTestFailures is the part of go test's output that says what failed: each failure line and
+// the few lines after it, at most max lines. A timed-out test ends in a dump of every goroutine,
+// whose tail names nothing; the lines before it do. Without such lines, the output's tail.
+func goTestFailures(out string, max int) string {
+	const after = 6
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	var picked []string
+	until := -1 // the last line to keep after a failure line
+	for i, line := range lines {
+		if failureLine.MatchString(line) {
+			until = i + after
+		}
+		if i <= until {
+			picked = append(picked, line)
+		}
+	}
+	if len(picked) == 0 {
+		return text.Tail(out, max, "")
+	}
+	if len(picked) > max {
+		picked = append(picked[:max], "[...]")
+	}
+	return strings.Join(picked, "\n")
 }
 
 // summarizeGoTest counts the packages go test reported ok.
