@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"workshop.local/scripts/internal/buildprogress"
+	"workshop.local/scripts/internal/text"
 )
 
 // BuildOptions say how to build a lesson's test binary.
@@ -80,7 +82,17 @@ func buildResult(ctx context.Context, l Lesson, err error, out string) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
+	if l.Manifest.Race && raceNeedsCgo(out) {
+		return fmt.Errorf("lesson %s builds its specs with Go's race detector (-race), which needs cgo and a C compiler, and this machine has none: "+
+			"install one (Debian/Ubuntu: apt install gcc; macOS: xcode-select --install), make sure CGO_ENABLED is not 0, then check again; make doctor says what it finds.\n%s",
+			l.Number, text.Tail(strings.TrimSpace(out), 3, "  "))
+	}
 	return &BuildError{Output: strings.TrimSpace(out), Errors: compileErrors(l.Dir, out)}
+}
+
+// raceNeedsCgo: go's words when -race cannot build, with cgo off or no C compiler.
+func raceNeedsCgo(out string) bool {
+	return strings.Contains(out, "-race requires cgo") || strings.Contains(out, "C compiler") && strings.Contains(out, "not found")
 }
 
 // compileErrorLine is "./parse.go:12:3: undefined: x" (column optional, path relative or not).

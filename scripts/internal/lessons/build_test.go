@@ -1,9 +1,12 @@
 package lessons
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"workshop.local/scripts/workspace"
 )
 
 // TestCompileErrorsAreAttributedToExercises proves a compiler line is tied to the exercise marker
@@ -30,6 +33,34 @@ func TestCompileErrorsAreAttributedToExercises(t *testing.T) {
 	for i, e := range errs {
 		if got := ExerciseAt(e.File, e.Line); got != want[i] {
 			t.Errorf("%s: exercise %d, want %d", e.Message, got, want[i])
+		}
+	}
+}
+
+// TestRaceLessonWithoutCgoSaysWhatToInstall: a lesson built with -race on a machine without a C
+// compiler must not be reported as "does not compile" with go's cgo message, but say what to
+// install.
+func TestRaceLessonWithoutCgoSaysWhatToInstall(t *testing.T) {
+	root, err := workspace.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Find(root, "13")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Manifest.Race {
+		t.Skip("lesson 13 no longer builds with -race")
+	}
+	t.Setenv("CC", "no-such-c-compiler")
+	err = Build(t.Context(), l, BuildOptions{Binary: filepath.Join(t.TempDir(), "l.test")})
+	var be *BuildError
+	if err == nil || errors.As(err, &be) {
+		t.Fatalf("want an error that is not a BuildError, got %v", err)
+	}
+	for _, want := range []string{"race detector", "C compiler", "apt install gcc", "make doctor"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q:\n%v", want, err)
 		}
 	}
 }
