@@ -21,7 +21,9 @@ GO   ?= go
 
 # After `make kit-install`, the workspace's go commands fetch modules from the offline kit in
 # .kit/ (git-ignored) instead of the network; the learner's global Go settings stay as they are.
--include $(ROOT)/.kit/env.mk
+# The path is relative to the folder make runs in (the root, or a lesson folder two below it):
+# make splits an include's path at spaces, so $(ROOT)/.kit/env.mk was silently skipped under "My Projects".
+-include $(if $(LESSON_MK_ROOT),../../).kit/env.mk
 
 # CLUSTER=auto|kind|local picks the cluster's runtime (auto: kind when a container engine answers
 # and kind's node image is here or can be pulled; the local cluster otherwise; docs/cluster.md).

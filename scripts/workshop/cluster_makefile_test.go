@@ -27,13 +27,20 @@ var _ = Describe("the Makefile in a folder whose path has a space", func() {
 		copyFile(filepath.Join(rootDir, "lessons", "01-gvk-gvr", "Makefile"), filepath.Join(lesson, "Makefile"))
 		standIn := filepath.Join(root, ".cache", "bin", "workshop")
 		Expect(os.MkdirAll(filepath.Dir(standIn), 0o755)).To(Succeed())
-		Expect(os.WriteFile(standIn, []byte("#!/bin/sh\necho \"workshop $* in $PWD LESSON=$LESSON EXERCISE=$EXERCISE\"\nexit ${STAND_IN_EXIT:-0}\n"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(standIn, []byte("#!/bin/sh\necho \"workshop $* in $PWD LESSON=$LESSON EXERCISE=$EXERCISE GOPROXY=$GOPROXY\"\nexit ${STAND_IN_EXIT:-0}\n"), 0o755)).To(Succeed())
 
 		Expect(makeIn(root, "GO=true", "help")).To(ContainSubstring("workshop make-help in " + root))
 		Expect(makeIn(root, "GO=true", "cluster-status")).To(ContainSubstring("workshop cluster status in " + root))
 		Expect(makeIn(lesson, "GO=true", "check", "EXERCISE=2")).To(ContainSubstring("workshop check in " + root + " LESSON=01-gvk-gvr EXERCISE=2"))
 		Expect(makeIn(lesson, "GO=true", "hint")).To(ContainSubstring("workshop hint in " + root + " LESSON=01-gvk-gvr"))
 		Expect(makeIn(lesson, "GO=true")).To(ContainSubstring("workshop check in "+root), "plain make in a lesson folder checks it")
+
+		By("after make kit-install, the kit's settings (.kit/env.mk) reach the tool from the root and from a lesson folder")
+		kitProxy := "file://" + filepath.Join(root, ".kit", "modules")
+		Expect(os.MkdirAll(filepath.Join(root, ".kit"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(root, ".kit", "env.mk"), []byte("export GOPROXY := "+kitProxy+"\n"), 0o644)).To(Succeed())
+		Expect(makeIn(root, "GO=true", "cluster-status")).To(ContainSubstring("GOPROXY=" + kitProxy))
+		Expect(makeIn(lesson, "GO=true", "hint")).To(ContainSubstring("GOPROXY=" + kitProxy))
 
 		By("a failing check in a lesson folder exits non-zero with one line of make's own, not one per make level")
 		cmd := commandWithin(within(time.Minute), "make", "GO=true", "check", "STAND_IN_EXIT=1")

@@ -229,12 +229,17 @@ func kitProxy(root string) string {
 // the checksum database (cmd/go/internal/modfetch checkModSum consults it only for hashes that
 // are not in go.sum); the rest (go:generate tools) were checked when the instructor downloaded
 // them, and the kit's SHA256SUMS vouches for the copy.
+// shellQuoted quotes s for sh, so that a workspace under "My Projects" survives `source .kit/env.sh`.
+func shellQuoted(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func writeKitEnv(root string) error {
 	proxy := kitProxy(root)
 	mk := "# Written by make kit-install; the Makefile includes it. Delete .kit/ to use the network again.\n" +
 		"export GOPROXY := " + proxy + "\nexport GOSUMDB := off\n"
 	sh := "# Written by make kit-install: `source .kit/env.sh` to use the kit from your own shell.\n" +
-		"export GOPROXY=" + proxy + "\nexport GOSUMDB=off\n"
+		"export GOPROXY=" + shellQuoted(proxy) + "\nexport GOSUMDB=off\n"
 	if err := os.WriteFile(filepath.Join(kitDir(root), "env.mk"), []byte(mk), 0o644); err != nil {
 		return err
 	}
