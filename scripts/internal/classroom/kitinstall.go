@@ -194,6 +194,11 @@ func installBinaries(root string) error {
 		}
 	}
 	fmt.Printf("      %d programs copied into %s\n", len(entries), bins.Dir)
+	// Same pins, but the workspace's own program (workshop-kube, named by a digest of its sources)
+	// may come from another version of the workspace than the kit's: say so now, not at make cluster.
+	if missing := bins.Missing(); len(missing) > 0 {
+		fmt.Printf("      still missing (the kit was made from another version of this workspace): %s; make prepare builds them from the kit's modules (about 10 min)\n", strings.Join(missing, ", "))
+	}
 	return nil
 }
 
