@@ -1,13 +1,12 @@
 package races
 
 import (
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"encoding/json"
-	"os"
 
 	"github.com/onsi/ginkgo/v2/types"
 )
