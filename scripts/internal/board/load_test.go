@@ -95,7 +95,8 @@ func (l *latencies) summary() string {
 
 // runLearners joins n learners (from 127.0.1.x), then has each report the lesson's exercises
 // every period until stop, spread over the period.
-func runLearners(t *testing.T, b *testBoard, n int, every time.Duration, stop time.Time) *latencies {
+// It returns their latencies and a function that waits until every learner made its last report.
+func runLearners(t *testing.T, b *testBoard, n int, every time.Duration, stop time.Time) (*latencies, func()) {
 	t.Helper()
 	learners := make([]*loadLearner, n)
 	for i := range learners {
@@ -126,7 +127,7 @@ func runLearners(t *testing.T, b *testBoard, n int, every time.Duration, stop ti
 		})
 	}
 	t.Cleanup(wg.Wait)
-	return lat
+	return lat, wg.Wait
 }
 
 // TestBoardUnderLoad is issue 13's load run: 100 learners each reporting every 2 s for a minute
@@ -137,7 +138,7 @@ func TestBoardUnderLoad(t *testing.T) {
 	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"), Options{MaxLearners: learners})
 	b.s.now = time.Now
 	stop := time.Now().Add(duration)
-	lat := runLearners(t, b, learners, every, stop)
+	lat, _ := runLearners(t, b, learners, every, stop)
 	var pageTimes []time.Duration
 	// The page is fetched every 5 s, as the board's own page refreshes, paced by a ticker.
 	page := time.NewTicker(5 * time.Second)
@@ -168,9 +169,9 @@ func TestBoardUnderAbuse(t *testing.T) {
 	b.s.now = time.Now
 	base := heapInUse()
 	stop := time.Now().Add(duration)
-	lat := runLearners(t, b, learners, every, stop)
+	lat, lastRound := runLearners(t, b, learners, every, stop)
 	statuses, peak := flooding(b, floods, stop)
-	time.Sleep(every) // the learners' last round
+	lastRound()
 	page, failuresPage := b.get("/"), b.get("/failures")
 	fi, _ := os.Stat(path)
 	t.Logf("%d learners under abuse: %s", learners, lat.summary())
@@ -214,9 +215,16 @@ func flooding(b *testBoard, workers int, stop time.Time) (map[int]int, uint64) {
 	ctx, cancel := context.WithDeadline(context.Background(), stop)
 	defer cancel()
 	go func() {
-		for ; ctx.Err() == nil; time.Sleep(250 * time.Millisecond) {
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
 			if heap := heapInUse(); heap > peak.Load() {
 				peak.Store(heap)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
 			}
 		}
 	}()

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onsi/gomega"
+
 	"workshop.local/scripts/internal/board"
 )
 
@@ -88,18 +90,19 @@ func TestInstructorCommandsReachTheRunningBoard(t *testing.T) {
 	go func() { _, err := ServeBoard(ctx, root, "127.0.0.1:0", state, 2); served <- err }()
 	admin := board.AdminFile(state)
 	var access struct{ URL string }
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	g := gomega.NewWithT(t)
+	g.Eventually(func() error {
 		data, err := os.ReadFile(admin)
-		if err == nil && json.Unmarshal(data, &access) == nil {
-			break
+		if err == nil {
+			err = json.Unmarshal(data, &access)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the board never wrote %s", admin)
-		}
-	}
+		return err
+	}).WithTimeout(10*time.Second).WithPolling(20*time.Millisecond).Should(gomega.Succeed(), "the board never wrote %s", admin)
 	if fi, _ := os.Stat(admin); fi.Mode().Perm() != 0o600 {
 		t.Errorf("%s holds the instructor's token: mode %v", admin, fi.Mode().Perm())
 	}
+	// The board prints its join code as it starts; the pipe's reader may not have it yet.
+	g.Eventually(printed).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(gomega.MatchRegexp("Join code: .*\n"))
 	_, code, _ := strings.Cut(printed(), "Join code: ")
 	code, _, _ = strings.Cut(code, "\n")
 	for _, name := range []string{"ada", "linus"} {
@@ -128,7 +131,8 @@ func TestInstructorCommandsReachTheRunningBoard(t *testing.T) {
 	}
 }
 
-// captureStdout sends what the commands print to a buffer; the function returns it so far.
+// captureStdout sends what the commands print to a buffer; the function returns it so far
+// (a reader goroutine copies it over, so poll for what you expect).
 func captureStdout(t *testing.T) func() string {
 	t.Helper()
 	r, w, err := os.Pipe()
@@ -160,7 +164,6 @@ func captureStdout(t *testing.T) func() string {
 		t.Logf("printed:\n%s", buf.String())
 	})
 	return func() string {
-		time.Sleep(50 * time.Millisecond) // let the reader catch up
 		mu.Lock()
 		defer mu.Unlock()
 		return buf.String()
