@@ -138,7 +138,7 @@ func TestBoardUnderLoad(t *testing.T) {
 	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"), Options{MaxLearners: learners})
 	b.s.now = time.Now
 	stop := time.Now().Add(duration)
-	lat, _ := runLearners(t, b, learners, every, stop)
+	lat, lastRound := runLearners(t, b, learners, every, stop)
 	var pageTimes []time.Duration
 	// The page is fetched every 5 s, as the board's own page refreshes, paced by a ticker.
 	page := time.NewTicker(5 * time.Second)
@@ -148,7 +148,7 @@ func TestBoardUnderLoad(t *testing.T) {
 		b.get("/")
 		pageTimes = append(pageTimes, time.Since(start))
 	}
-	<-time.After(every) // the learners' last round
+	lastRound()
 	slices.Sort(pageTimes)
 	t.Logf("%d learners: %s", learners, lat.summary())
 	t.Logf("page with %d learners: p50 %s, max %s", learners, pageTimes[len(pageTimes)/2], pageTimes[len(pageTimes)-1])

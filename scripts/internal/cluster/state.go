@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"workshop.local/scripts/internal/atomicfile"
 )
 
 // stateFile, in the cluster folder, records which runtime `make cluster` started there, so that
@@ -23,18 +25,7 @@ func Recorded(dir string) string {
 
 // record writes the runtime into the cluster folder.
 func record(dir, runtime string) error {
-	return writeWhole(filepath.Join(dir, stateFile), runtime)
-}
-
-// writeWhole writes line to path through a temporary file and a rename, so that a second
-// `make cluster` reading it at the same moment sees the old content or the new, never an empty
-// file (os.WriteFile truncates first).
-func writeWhole(path, line string) error {
-	tmp := fmt.Sprintf("%s.%d.partial", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(line+"\n"), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(filepath.Join(dir, stateFile), []byte(runtime+"\n"), 0o644)
 }
 
 // forget removes the record, once a kind cluster is deleted.
@@ -47,7 +38,7 @@ const ownerFile = "workspace"
 
 // recordOwner writes root as the workspace that starts the cluster in dir.
 func recordOwner(dir, root string) error {
-	return writeWhole(filepath.Join(dir, ownerFile), root)
+	return atomicfile.Write(filepath.Join(dir, ownerFile), []byte(root+"\n"), 0o644)
 }
 
 // checkOwner refuses to start or restart, from root, a cluster another workspace started in

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"workshop.local/scripts/internal/atomicfile"
 )
 
 // The binary cache is shared by every clone on the machine, and each keeps what it last built
@@ -55,11 +57,7 @@ func (b Binaries) recordUse() error {
 	}
 	id := sha256.Sum256([]byte(b.Workspace))
 	path := filepath.Join(dir, hex.EncodeToString(id[:6])+".json")
-	tmp := path + ".partial"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, data, 0o644)
 }
 
 // Stale lists the cache folders and program files that neither this workspace nor any other
