@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Lesson is one numbered lesson module, lessons/NN-topic, and its solutions/NN-topic folder.
@@ -204,18 +206,21 @@ func (l Lesson) TODO(exercise int) (file string, line int) {
 
 // ToolsModule is the lesson's own module of pinned tools, tools/go.mod (lesson 10: controller-gen
 // for make generate), built outside go.work so its dependencies never move a lesson's build. It
-// returns the module's folder and the packages of its `tool` lines (one per line), or "" and
-// none when the lesson has no such module.
+// returns the module's folder and the packages of its `tool` directives (one per line or in a
+// block, as go mod tidy writes them), or "" and none when the lesson has no such module.
 func (l Lesson) ToolsModule() (dir string, tools []string) {
 	dir = filepath.Join(l.Dir, "tools")
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	path := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", nil
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if tool, ok := strings.CutPrefix(strings.TrimSpace(line), "tool "); ok {
-			tools = append(tools, strings.TrimSpace(tool))
-		}
+	mod, err := modfile.Parse(path, data, nil)
+	if err != nil {
+		return dir, nil // go itself will say what is wrong with it, at the first build
+	}
+	for _, t := range mod.Tool {
+		tools = append(tools, t.Path)
 	}
 	return dir, tools
 }

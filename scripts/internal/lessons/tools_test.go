@@ -18,4 +18,9 @@ func TestToolsModuleListsItsTools(t *testing.T) {
 	if dir != filepath.Join(l.Dir, "tools") || !slices.Equal(tools, []string{"sigs.k8s.io/controller-tools/cmd/controller-gen"}) {
 		t.Fatalf("want the tools folder and controller-gen, got %q %v", dir, tools)
 	}
+	// go mod tidy gathers several tool lines into a block; a line reader took "(" for a tool.
+	write(t, filepath.Join(l.Dir, "tools", "go.mod"), "module demo/tools\n\ngo 1.26.0\n\ntool (\n\tk8s.io/code-generator/cmd/client-gen\n\tk8s.io/code-generator/cmd/lister-gen\n)\n")
+	if _, tools = l.ToolsModule(); !slices.Equal(tools, []string{"k8s.io/code-generator/cmd/client-gen", "k8s.io/code-generator/cmd/lister-gen"}) {
+		t.Fatalf("want both tools of a tool block, got %v", tools)
+	}
 }
