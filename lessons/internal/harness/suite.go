@@ -80,6 +80,8 @@ func Connect(ctx context.Context) *Cluster {
 		Clientset: kubernetes.NewForConfigOrDie(fast),
 		Dynamic:   dynamic.NewForConfigOrDie(fast),
 	}
+	// Admission objects first: a webhook left behind can block the namespace deletions below.
+	c.sweepAbandonedAdmission(ctx)
 	c.sweepAbandonedNamespaces(ctx)
 	return c
 }

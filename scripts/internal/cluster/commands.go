@@ -43,7 +43,7 @@ func (c *Cluster) up(ctx context.Context) error {
 	if err := d.Up(ctx); err != nil {
 		return err
 	}
-	return c.recordAndPrint()
+	return c.recordAndSweep(ctx)
 }
 
 // upKind records the runtime before creating, so that `make cluster-down` can delete a cluster
@@ -65,7 +65,17 @@ func (c *Cluster) upKind(ctx context.Context, d Runtime) error {
 	if err := d.Up(ctx); err != nil {
 		return err
 	}
-	return c.recordAndPrint()
+	return c.recordAndSweep(ctx)
+}
+
+// recordAndSweep records and prints what was started, then removes what killed spec runs left
+// behind in it.
+func (c *Cluster) recordAndSweep(ctx context.Context) error {
+	if err := c.recordAndPrint(); err != nil {
+		return err
+	}
+	c.sweepLeftovers(ctx)
+	return nil
 }
 
 // recordAndPrint records the runtime, and the CA of the kubeconfig it has just written as the
