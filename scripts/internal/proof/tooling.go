@@ -17,6 +17,7 @@ func (t *tester) toolingChecks() []check {
 	return []check{
 		{"tooling: cluster tool, check runner and version pins", t.goTest("scripts")},
 		{"harness: foreign contexts refused, no-cluster message, panics and hangs contained", t.goTest("lessons/internal")},
+		{"lessons' support packages: their own unit tests (lesson 12's webhook address and certificate for kind)", t.lessonUnitTests},
 	}
 }
 
