@@ -92,6 +92,8 @@ var _ = Describe("the local cluster lifecycle", Ordered, func() {
 		Expect(pidOf("kube-apiserver")).To(Equal(before))
 	})
 
+	itSweepsAbandonedWebhooks()
+
 	It("restarts a cluster that an older workspace started with other flags, keeping its data", func() {
 		pidFile := filepath.Join(scratchDir, "local", "run", "kube-scheduler.pid")
 		data, err := os.ReadFile(pidFile)
