@@ -77,7 +77,7 @@ func bucketRule(ops ...admissionregistrationv1.OperationType) []admissionregistr
 	return []admissionregistrationv1.RuleWithOperations{{
 		Operations: ops,
 		Rule: admissionregistrationv1.Rule{
-			APIGroups: []string{proc.group}, APIVersions: []string{"*"}, Resources: []string{"buckets"},
+			APIGroups: []string{proc.group}, APIVersions: []string{"v1"}, Resources: []string{"buckets"},
 			Scope: ptr.To(admissionregistrationv1.NamespacedScope),
 		},
 	}}
@@ -92,7 +92,7 @@ func clientConfig(base, path string) admissionregistrationv1.WebhookClientConfig
 // and says which lesson and spec made it.
 func configName(ns string) string { return ns + "." + proc.group }
 
-// admission outcomes the specs look for in the API server's answers.
+// reviewVersions are the AdmissionReview versions the specs' webhooks accept.
 var reviewVersions = []string{"v1"}
 
 // createValidatingConfig creates a ValidatingWebhookConfiguration holding the canary (first)

@@ -14,7 +14,9 @@ import (
 //
 // Scope fills in those fields of w, a validating webhook whose name, clientConfig and
 // admissionReviewVersions the caller has set, for Buckets of group in namespace:
-//   - rules: CREATE and UPDATE of "buckets" in group, every version, namespaced;
+//   - rules: CREATE and UPDATE of "buckets" in group, version v1, namespaced: the webhook
+//     decodes v1 Buckets, and the API server (matchPolicy Equivalent, the default) converts a
+//     write through v1beta1 to v1 before it calls the webhook;
 //   - namespaceSelector: only namespace (every namespace carries the label
 //     kubernetes.io/metadata.name with its own name);
 //   - matchConditions: skip updates that leave spec unchanged (a label or an annotation

@@ -9,11 +9,13 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	webhooks "workshop.local/lessons/12-webhooks"
 	v1 "workshop.local/lessons/12-webhooks/api/v1"
+	"workshop.local/lessons/12-webhooks/api/v1beta1"
 	"workshop.local/lessons/internal/harness"
 )
 
@@ -90,6 +92,16 @@ var _ = Describe("Exercise 4: a webhook's scope and failure policy", harness.Exe
 			"a create of a bucket in the spec's namespace should reach the webhook: check the rules (operations, group, resource)")
 		Expect(k.Create(ctx, big(other, "theirs"))).To(Succeed(),
 			"a bucket in another namespace reached the webhook: narrow it with a namespaceSelector on %s", "kubernetes.io/metadata.name")
+	}, SpecTimeout(harness.Timeout))
+
+	It("checks a bucket written through v1beta1 too, as the v1 object its webhook decodes", func(ctx SpecContext) {
+		scoped(ctx, limitPath)
+		old := &v1beta1.Bucket{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "written-old"},
+			Spec: v1beta1.BucketSpec{Region: "eu-west", SizeGB: 5000, Class: "archive"}}
+		Expect(k.Create(ctx, old)).To(MatchError(ContainSubstring(limitMessage)),
+			"a too big bucket written through v1beta1 should be refused by the webhook, which decodes v1 Buckets: "+
+				"list only v1 in the rule's apiVersions, and the API server converts (matchPolicy Equivalent); "+
+				"with \"*\" it sends the v1beta1 object as it is")
 	}, SpecTimeout(harness.Timeout))
 
 	It("fails closed when its server is down", func(ctx SpecContext) {

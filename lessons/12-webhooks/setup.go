@@ -18,8 +18,9 @@ const (
 )
 
 // The paths the manager's webhook server serves the Bucket webhooks at. Without the custom paths
-// the builder would name them after the group, version and kind (/mutate-<group>-v1-bucket,
-// pkg/builder/webhook.go's generateMutatePath); /convert is the conversion webhook's fixed path.
+// the builder would name them after the group (dots turned into dashes), version and kind
+// (/mutate-<group>-v1-bucket, pkg/builder/webhook.go's generateMutatePath); /convert is the
+// conversion webhook's fixed path.
 const (
 	DefaultPath  = "/default-bucket"
 	ValidatePath = "/validate-bucket"

@@ -14,9 +14,9 @@ import (
 // one) or ValidateDelete (with the object being deleted), and turns what they return into the
 // AdmissionReview's answer: warnings go back to the client (kubectl prints them, client-go hands
 // them to the rest.Config's WarningHandler), and an error denies the request. An error that is
-// an API status (apierrors.NewInvalid of a field.ErrorList, apierrors.NewForbidden) goes back
-// as it is, with its code, reason and the field paths of its causes, as the API server's own
-// validation would answer; any other error becomes a bare 403 with its text.
+// an API status (apierrors.NewInvalid of a field.ErrorList, apierrors.NewForbidden) keeps its
+// code, reason and causes, as the API server's own validation would answer (the API server only
+// prefixes its message with the webhook's name); any other error becomes a 403 with its text.
 //
 // The rules of a Bucket:
 //   - create and update: spec.region is required; spec.sizeGB is 1 to MaxSizeGB; spec.tier is

@@ -37,8 +37,8 @@ var _ admission.Defaulter[*v1.Bucket] = &BucketDefaulter{}
 
 // Default sets the bucket's defaults in place.
 func (d *BucketDefaulter) Default(ctx context.Context, bucket *v1.Bucket) error {
-	// Zero values mean "left out": the JSON fields are omitempty, so a user cannot ask for a
-	// size of 0 or an empty tier anyway.
+	// Zero values mean "left out": a plain int32 or string cannot tell 0 or "" from a missing
+	// field, so this API gives no way to ask for a size of 0 or an empty tier.
 	if bucket.Spec.SizeGB == 0 {
 		bucket.Spec.SizeGB = DefaultSizeGB
 	}

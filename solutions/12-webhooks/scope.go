@@ -17,7 +17,9 @@ import (
 //
 // Scope fills in those fields of w, a validating webhook whose name, clientConfig and
 // admissionReviewVersions the caller has set, for Buckets of group in namespace:
-//   - rules: CREATE and UPDATE of "buckets" in group, every version, namespaced;
+//   - rules: CREATE and UPDATE of "buckets" in group, version v1, namespaced: the webhook
+//     decodes v1 Buckets, and the API server (matchPolicy Equivalent, the default) converts a
+//     write through v1beta1 to v1 before it calls the webhook;
 //   - namespaceSelector: only namespace (every namespace carries the label
 //     kubernetes.io/metadata.name with its own name);
 //   - matchConditions: skip updates that leave spec unchanged (a label or an annotation
@@ -35,12 +37,12 @@ func Scope(w *admissionregistrationv1.ValidatingWebhook, group, namespace string
 		Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create, admissionregistrationv1.Update},
 		Rule: admissionregistrationv1.Rule{
 			APIGroups:   []string{group},
-			APIVersions: []string{"*"},
+			APIVersions: []string{"v1"},
 			Resources:   []string{"buckets"},
 			Scope:       ptr.To(admissionregistrationv1.NamespacedScope),
 		},
 	}}
-	// The namespace controller sets this label on every namespace, to its name.
+	// The API server sets this label on every namespace, to its name.
 	w.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: namespace}}
 	// oldObject is null on CREATE, so the condition looks at it only for updates. A condition
 	// that evaluates to false skips the webhook; one that fails to evaluate follows the

@@ -7,7 +7,7 @@
 // In production cert-manager does this job: a Certificate resource makes the serving
 // certificate into a Secret mounted at the webhook server's CertDir, and its CA injector fills
 // in the caBundle of every configuration annotated cert-manager.io/inject-ca-from (what
-// kubebuilder's config/certmanager and the webhook kustomize patches set up).
+// kubebuilder's config/certmanager and config/default's kustomize patch and replacements set up).
 package serving
 
 import (
