@@ -28,4 +28,10 @@ func TestDeprecatedUsesFindsOverlaidDeprecatedCalls(t *testing.T) {
 	if len(found) != 1 || !strings.HasPrefix(found[0], dirty+":12:") || !strings.Contains(found[0], "PollImmediate") {
 		t.Fatalf("want one finding at %s:12 naming PollImmediate, got %v", dirty, found)
 	}
+	// The same call in a file that says it is generated is the generator's, not the lesson's.
+	generated := filepath.Join(dir, "generated.go.txt")
+	found, err = DeprecatedUses(dir, []string{"."}, map[string]string{filepath.Join(dir, "clean.go"): generated})
+	if err != nil || len(found) != 0 {
+		t.Fatalf("a generated file's deprecated call should not be reported, got %v (error %v)", found, err)
+	}
 }
