@@ -72,7 +72,7 @@ func sumsCommand() *cobra.Command {
 func generateCommand() *cobra.Command {
 	return lessonCommand{
 		use: "generate", make: "generate", needLesson: true,
-		short: "Regenerate what a lesson's code generates (lesson 10: deepcopy and the CRD, with controller-gen)",
+		short: "Regenerate what a lesson's code generates (10: deepcopy and CRD, controller-gen; 14: typed clients, code-generator)",
 		run: func(cmd *cobra.Command, r resolved) (bool, error) {
 			if !r.lesson.Generates() {
 				return false, fmt.Errorf("lesson %s generates nothing (its %s declares no generate)", r.lesson.Number, lessons.ManifestFile)

@@ -43,39 +43,69 @@ func (l Lesson) solutionGenerated() (map[string]string, error) {
 	return overlay, err
 }
 
-// Generate runs the lesson's generator on a copy of its package with overlay applied (nil:
+// Generate runs the lesson's generators on a copy of its package with overlay applied (nil:
 // the files as they are), writing into out, and returns the generated files relative to out.
 // The copy, in out/src with the lesson's go.mod and go.sum, is built outside the workspace
-// (GOWORK=off): a generator reads files from disk and knows nothing of -overlay.
+// (GOWORK=off): a generator reads files from disk and knows nothing of -overlay. What a step
+// writes among the copied sources (deepcopy-gen's zz_generated.deepcopy.go) is moved to
+// out/generated with the rest.
 func (l Lesson) Generate(ctx context.Context, overlay map[string]string, out string) ([]string, error) {
 	src := filepath.Join(out, "src")
 	if err := os.RemoveAll(out); err != nil {
 		return nil, err
 	}
-	if err := l.copyPackage(src, overlay); err != nil {
+	copied, err := l.copyPackage(src, overlay)
+	if err != nil {
 		return nil, err
 	}
 	gen := filepath.Join(out, "generated")
 	if err := l.RunGenerator(ctx, src, gen, true); err != nil {
 		return nil, err
 	}
+	if err := moveNewFiles(src, gen, copied); err != nil {
+		return nil, err
+	}
 	var files []string
-	err := filepath.WalkDir(gen, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(gen, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(gen, path)
 			files = append(files, rel)
 		}
 		return err
 	})
+	if os.IsNotExist(err) { // the generators wrote nothing
+		err = nil
+	}
 	sort.Strings(files)
 	return files, err
 }
 
+// moveNewFiles moves every file under src that is not one of copied (relative paths) to the
+// same path under gen.
+func moveNewFiles(src, gen string, copied map[string]bool) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if copied[rel] {
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(gen, rel)), 0o755); err != nil {
+			return err
+		}
+		return os.Rename(path, filepath.Join(gen, rel))
+	})
+}
+
 // copyPackage copies go.mod, go.sum and the lesson's non-test Go files (its subpackages too,
-// but not the tools module) to dst, each replaced by its overlay when it has one. The copy's
-// go.mod points its relative replaces (the harness, the scripts module) back at the workspace.
-func (l Lesson) copyPackage(dst string, overlay map[string]string) error {
-	return filepath.WalkDir(l.Dir, func(path string, d fs.DirEntry, err error) error {
+// but not the tools module, and not the generated zz_generated* files: the generators make them
+// afresh) to dst, each replaced by its overlay when it has one, and returns the paths it copied,
+// relative to dst. The copy's go.mod points its relative replaces (the harness, the scripts
+// module) back at the workspace.
+func (l Lesson) copyPackage(dst string, overlay map[string]string) (map[string]bool, error) {
+	copied := map[string]bool{}
+	err := filepath.WalkDir(l.Dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -87,8 +117,8 @@ func (l Lesson) copyPackage(dst string, overlay map[string]string) error {
 			return nil
 		}
 		name := d.Name()
-		keep := rel == "go.mod" || rel == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
-		if !keep {
+		goSource := strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && !strings.HasPrefix(name, "zz_generated")
+		if rel != "go.mod" && rel != "go.sum" && !goSource {
 			return nil
 		}
 		from := path
@@ -104,8 +134,10 @@ func (l Lesson) copyPackage(dst string, overlay map[string]string) error {
 				return err
 			}
 		}
+		copied[rel] = true
 		return writeFile(filepath.Join(dst, rel), data)
 	})
+	return copied, err
 }
 
 // absoluteReplaces rewrites a go.mod's replaces to local folders as absolute paths from dir.
@@ -131,7 +163,7 @@ func absoluteReplaces(gomod []byte, dir string) ([]byte, error) {
 // (a wrong types file) installs a CRD that no other run may share. It changes nothing for a
 // lesson without `make generate`.
 func (l Lesson) GenerateOverlay(ctx context.Context, overlay map[string]string, out string) (ownManifests bool, err error) {
-	if !l.Generates() {
+	if !l.Generates() || l.GeneratesFromSolution() { // from the solution: nothing of its own to overlay
 		return false, nil
 	}
 	files, err := l.Generate(ctx, overlay, out)
@@ -150,18 +182,20 @@ func (l Lesson) GenerateOverlay(ctx context.Context, overlay map[string]string, 
 	return ownManifests, nil
 }
 
-// StaleGenerated generates the lesson's files, for the starter and for the solution, and lists
-// every committed file that differs from what its types generate (or is missing), as
-// "path: why". Empty means current.
+// StaleGenerated generates the lesson's files, for the starter (unless they are generated from
+// the solution) and for the solution, and lists every committed file that differs from what its
+// types generate (or is missing), as "path: why". Empty means current.
 func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, error) {
 	var stale []string
-	starter, err := l.Generate(ctx, nil, filepath.Join(scratch, "generate-"+l.Name+"-starter"))
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range starter {
-		got := filepath.Join(scratch, "generate-"+l.Name+"-starter", "generated", f)
-		stale = append(stale, differs(got, filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f, "run make generate LESSON="+l.Number)...)
+	if !l.GeneratesFromSolution() {
+		starter, err := l.Generate(ctx, nil, filepath.Join(scratch, "generate-"+l.Name+"-starter"))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range starter {
+			got := filepath.Join(scratch, "generate-"+l.Name+"-starter", "generated", f)
+			stale = append(stale, differs(got, filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f, "run make generate LESSON="+l.Number)...)
+		}
 	}
 	overlay, err := l.SolutionOverlay()
 	if err != nil {
@@ -178,7 +212,11 @@ func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, e
 		if !strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
 			committed, where = filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f+" (generated from the solution's types)"
 		}
-		stale = append(stale, differs(got, committed, where, "generate it from the solution's types (see lessons.Generate) and commit it")...)
+		fix := "generate it from the solution's types (see lessons.Generate) and commit it"
+		if l.GeneratesFromSolution() {
+			fix = "run make generate LESSON=" + l.Number
+		}
+		stale = append(stale, differs(got, committed, where, fix)...)
 	}
 	return stale, nil
 }
@@ -201,28 +239,47 @@ func differs(generated, committed, name, fix string) []string {
 	return nil
 }
 
-// RunGenerator builds the lesson's generator from its tools module (into the workspace's
-// .cache/bin, a second when it is current) and runs it on the package in src, writing into out.
-// Outside the workspace (isolated), src is a copy with its own go.mod: GOWORK=off.
+// RunGenerator runs the lesson's generators (make generate) on the package in src, writing into
+// out. Outside the workspace (isolated), src is a copy with its own go.mod: GOWORK=off. A lesson
+// whose code is generated from its solution (GeneratesFromSolution) is regenerated from it when
+// not isolated: src is then ignored, and the solution's generated files are written under out.
 func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool) error {
 	g := l.Manifest.Generate
 	toolsDir, _ := l.ToolsModule()
 	if g == nil || toolsDir == "" {
 		return fmt.Errorf("lesson %s generates nothing (no generate in %s, or no tools/go.mod)", l.Number, ManifestFile)
 	}
+	if l.GeneratesFromSolution() && !isolated {
+		return l.generateFromSolution(ctx, out)
+	}
+	for _, step := range g.Steps {
+		if err := l.runStep(ctx, toolsDir, step, src, out, isolated); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runStep builds one generator from the tools module (into the workspace's .cache/bin, a second
+// when it is current) and runs it in src.
+func (l Lesson) runStep(ctx context.Context, toolsDir string, step Step, src, out string, isolated bool) error {
 	root, err := filepath.Abs(filepath.Dir(filepath.Dir(l.Dir))) // lessons/NN-topic is two below the root
 	if err != nil {
 		return err
 	}
-	binary := filepath.Join(root, ".cache", "bin", filepath.Base(g.Tool))
-	build := exec.CommandContext(ctx, "go", "build", "-o", binary, g.Tool)
+	binary := filepath.Join(root, ".cache", "bin", filepath.Base(step.Tool))
+	build := exec.CommandContext(ctx, "go", "build", "-o", binary, step.Tool)
 	build.Dir, build.Env = toolsDir, append(os.Environ(), "GOWORK=off")
 	if b, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("building %s for lesson %s failed: %v\n%s", g.Tool, l.Number, err, b)
+		return fmt.Errorf("building %s for lesson %s failed: %v\n%s", step.Tool, l.Number, err, b)
 	}
-	args := make([]string, len(g.Args))
-	for i, a := range g.Args {
-		args[i] = strings.ReplaceAll(a, "{out}", out)
+	lessonDir, err := filepath.Abs(l.Dir)
+	if err != nil {
+		return err
+	}
+	args := make([]string, len(step.Args))
+	for i, a := range step.Args {
+		args[i] = strings.NewReplacer("{out}", out, "{lesson}", lessonDir).Replace(a)
 	}
 	run := exec.CommandContext(ctx, binary, args...)
 	run.Dir, run.Env = src, os.Environ()
@@ -230,7 +287,40 @@ func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool
 		run.Env = append(run.Env, "GOWORK=off")
 	}
 	if b, err := run.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s in lesson %s failed: %v\n%s", filepath.Base(g.Tool), strings.Join(args, " "), l.Number, err, b)
+		return fmt.Errorf("%s %s in lesson %s failed: %v\n%s", filepath.Base(step.Tool), strings.Join(args, " "), l.Number, err, b)
+	}
+	return nil
+}
+
+// generateFromSolution generates the lesson's files from its solution in a scratch folder and
+// writes them under out: the Go code to out/<path> (the lesson), the manifests to the
+// solution's folder, as StaleGenerated compares them.
+func (l Lesson) generateFromSolution(ctx context.Context, out string) error {
+	overlay, err := l.SolutionOverlay()
+	if err != nil {
+		return err
+	}
+	scratch, err := os.MkdirTemp("", "generate-"+l.Name+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	files, err := l.Generate(ctx, overlay, scratch)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(scratch, "generated", f))
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(out, f)
+		if strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
+			to = filepath.Join(l.SolutionDir, f)
+		}
+		if err := writeFile(to, data); err != nil {
+			return err
+		}
 	}
 	return nil
 }

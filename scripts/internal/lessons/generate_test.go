@@ -42,7 +42,7 @@ func main() {
 func generatingLesson(t *testing.T) Lesson {
 	t.Helper()
 	l := fakeLesson(t)
-	l.Manifest.Generate = &Generate{Tool: "demotools/gen", Args: []string{"{out}"}}
+	l.Manifest.Generate = &Generate{Steps: []Step{{Tool: "demotools/gen", Args: []string{"{out}"}}}}
 	write(t, filepath.Join(l.Dir, "tools", "go.mod"), "module demotools\n\ngo 1.26\n")
 	write(t, filepath.Join(l.Dir, "tools", "gen", "main.go"), fakeGenerator)
 	write(t, filepath.Join(l.Dir, "go.mod"), "module demo\n")
@@ -104,5 +104,81 @@ func TestGeneratedFilesAreCheckedAndOverlaid(t *testing.T) {
 	}
 	if _, replaced := overlay[filepath.Join(l.Dir, "zz_generated.go")]; replaced {
 		t.Fatal("generated Go files are never overlaid: the starter's serve every solution")
+	}
+}
+
+// secondGenerator is a second step: it writes a client (client.go, among the sources, as
+// deepcopy-gen writes beside the types) when a source file holds "+client", and a copy of the
+// header file it is given ({lesson}) to {out}/header.txt.
+const secondGenerator = `package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	out, header := os.Args[1], os.Args[2]
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if strings.Contains(string(data), "+client") {
+			_ = os.WriteFile("zz_generated.client.go", []byte("package demo\n\n// a client\n"), 0o644)
+		}
+	}
+	data, _ := os.ReadFile(header)
+	_ = os.MkdirAll(out, 0o755)
+	_ = os.WriteFile(filepath.Join(out, "header.txt"), data, 0o644)
+}
+`
+
+// TestCodeGeneratedFromTheSolution proves a lesson with generate steps runs them all, in order,
+// collects what a step writes among the sources, and, generated from its solution, compares
+// only the solution's output with what the lesson commits, regenerates the lesson from the
+// solution in make generate, and generates nothing for a wrong solution.
+func TestCodeGeneratedFromTheSolution(t *testing.T) {
+	ctx := context.Background()
+	l := generatingLesson(t)
+	l.Manifest.Generate.From = FromSolution
+	l.Manifest.Generate.Steps = append(l.Manifest.Generate.Steps, Step{Tool: "demotools/gen2", Args: []string{"{out}", "{lesson}/hack/header.txt"}})
+	write(t, filepath.Join(l.Dir, "tools", "gen2", "main.go"), secondGenerator)
+	write(t, filepath.Join(l.Dir, "hack", "header.txt"), "// header\n")
+	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\n// +marker max=5\n// +client\n")
+	if !l.GeneratesFromSolution() {
+		t.Fatal("GeneratesFromSolution should follow generate.from")
+	}
+
+	// make generate: from the solution, whatever the learner's files say.
+	if err := l.RunGenerator(ctx, l.Dir, l.Dir, false); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{
+		filepath.Join(l.Dir, "zz_generated.client.go"):        "package demo\n\n// a client\n",
+		filepath.Join(l.Dir, "header.txt"):                    "// header\n",
+		filepath.Join(l.SolutionDir, "config", "markers.txt"): "// +marker max=5\n",
+		filepath.Join(l.Dir, "zz_generated.go"):               "package demo\n",
+	} {
+		if got, err := os.ReadFile(file); err != nil || string(got) != want {
+			t.Errorf("make generate should write %s from the solution's files: got %q (error %v), want %q", file, got, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(l.Dir, "config", "markers.txt")); err != nil {
+		t.Fatal(err)
+	}
+	stale, err := l.StaleGenerated(ctx, t.TempDir())
+	if err != nil || len(stale) != 0 {
+		t.Fatalf("generated from the solution and committed: want no stale file (the starter generates no client, and is not compared), got %v (error %v)", stale, err)
+	}
+
+	write(t, filepath.Join(l.Dir, "zz_generated.client.go"), "package demo\n")
+	stale, err = l.StaleGenerated(ctx, t.TempDir())
+	if err != nil || len(stale) != 1 || !strings.Contains(stale[0], "lessons/01-demo/zz_generated.client.go (generated from the solution's types): stale; run make generate LESSON=01") {
+		t.Fatalf("a committed client that the solution does not generate should be stale, got %v (error %v)", stale, err)
+	}
+
+	overlay := map[string]string{filepath.Join(l.Dir, "demo.go"): filepath.Join(l.SolutionDir, "demo.go")}
+	if own, err := l.GenerateOverlay(ctx, overlay, filepath.Join(t.TempDir(), "generated")); err != nil || own || len(overlay) != 1 {
+		t.Fatalf("code generated from the solution is never generated for a wrong solution: got own=%v, overlay %v (error %v)", own, overlay, err)
 	}
 }

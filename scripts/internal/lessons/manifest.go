@@ -43,9 +43,28 @@ type OwnSpecs struct {
 	File     string `json:"file"`
 }
 
-// Generate runs Tool (a `tool` of the lesson's tools/go.mod, built outside go.work) in the folder
-// of the package's sources with Args, in which {out} stands for the folder to write.
+// Generate runs Steps in order in the folder of the package's sources. A step's output is what it
+// writes under {out}, and any file it writes among the sources (deepcopy-gen writes
+// zz_generated.deepcopy.go beside the types it reads).
 type Generate struct {
+	// From says whose code the committed Go files are generated from: "" (the learner's files:
+	// lesson 10, where the deepcopy functions do not depend on the markers) or "solution"
+	// (lesson 14: the clientset, listers and informers exist only for types with the right
+	// tags, which the starter lacks). A lesson generated from its solution commits what the
+	// solution's types generate, make generate regenerates it from the solution, and a wrong
+	// solution generates nothing of its own.
+	From string `json:"from,omitempty"`
+	// Steps are the generators, run in order.
+	Steps []Step `json:"steps"`
+}
+
+// FromSolution is the value of Generate.From for code generated from the solution's files.
+const FromSolution = "solution"
+
+// Step runs Tool (a `tool` of the lesson's tools/go.mod, built outside go.work) with Args, in
+// which {out} stands for the folder to write and {lesson} for the lesson's folder (to read a
+// file of it, such as a header for the generated files).
+type Step struct {
 	Tool string   `json:"tool"`
 	Args []string `json:"args"`
 }
@@ -66,10 +85,29 @@ func readManifest(dir string) (Manifest, error) {
 	if o := m.OwnSpecs; o != nil && (o.Exercise < 1 || o.File == "") {
 		return m, fmt.Errorf("%s: ownSpecs needs an exercise number and a file", filepath.Join(dir, ManifestFile))
 	}
-	if g := m.Generate; g != nil && (g.Tool == "" || len(g.Args) == 0) {
-		return m, fmt.Errorf("%s: generate needs a tool and its args", filepath.Join(dir, ManifestFile))
+	if g := m.Generate; g != nil {
+		if err := g.check(); err != nil {
+			return m, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+		}
 	}
 	return m, nil
+}
+
+// check refuses a generate section that runs nothing, a step without its tool or arguments, and
+// an unknown From.
+func (g Generate) check() error {
+	if len(g.Steps) == 0 {
+		return fmt.Errorf("generate needs steps, each a tool and its args")
+	}
+	for i, s := range g.Steps {
+		if s.Tool == "" || len(s.Args) == 0 {
+			return fmt.Errorf("generate: step %d needs a tool and its args", i+1)
+		}
+	}
+	if g.From != "" && g.From != FromSolution {
+		return fmt.Errorf("generate: from is %q; leave it out (the learner's files) or say %q", g.From, FromSolution)
+	}
+	return nil
 }
 
 // OwnSpecs is the lesson's "write your own specs" exercise, or nil.
@@ -82,3 +120,9 @@ func (l Lesson) IsOwnSpecs(exercise int) bool {
 
 // Generates says whether the lesson generates files from the learner's code (make generate).
 func (l Lesson) Generates() bool { return l.Manifest.Generate != nil }
+
+// GeneratesFromSolution says whether the lesson's generated Go code is generated from its
+// solution's files (Generate.From), not from the learner's.
+func (l Lesson) GeneratesFromSolution() bool {
+	return l.Manifest.Generate != nil && l.Manifest.Generate.From == FromSolution
+}

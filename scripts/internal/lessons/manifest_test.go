@@ -29,7 +29,8 @@ func TestManifestIsReadStrictly(t *testing.T) {
 	if l.Manifest, err = readManifest(l.Dir); err != nil || strings.Join(l.TestFlags(), " ") != "-race" {
 		t.Errorf("race: true should build the specs with -race, TestFlags = %v (error %v)", l.TestFlags(), err)
 	}
-	for _, bad := range []string{"ownspecs:\n  exercise: 6\n", "ownSpecs:\n  file: x_test.go\n", "generate:\n  tool: x\n"} {
+	for _, bad := range []string{"ownspecs:\n  exercise: 6\n", "ownSpecs:\n  file: x_test.go\n", "generate:\n  tool: x\n", "generate:\n  steps: []\n",
+		"generate:\n  steps:\n    - tool: x\n", "generate:\n  from: starter\n  steps:\n    - tool: x\n      args: [a]\n"} {
 		write(t, filepath.Join(l.Dir, ManifestFile), bad)
 		if _, err := readManifest(l.Dir); err == nil || !strings.Contains(err.Error(), ManifestFile) {
 			t.Errorf("%q: want an error naming %s, got %v", bad, ManifestFile, err)

@@ -1,0 +1,226 @@
+package pages_test
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"workshop.local/lessons/14-code-generator/pkg/apis/lesson14/v1alpha1"
+
+	"workshop.local/lessons/internal/harness"
+)
+
+// yourAPI is the source of your API package as this test binary was built from it (with the
+// solution overlaid, the solution's): the generators read these files.
+//
+//go:embed pkg/apis/lesson14/v1alpha1/*.go
+var yourAPI embed.FS
+
+var wantGV = schema.GroupVersion{Group: "lesson14.workshop.local", Version: "v1alpha1"}
+
+var _ = Describe("Exercise 1: tags and registration", harness.Exercise(1), func() {
+	Context("register.go", registerSpecs)
+	Context("the code your tags generate", Ordered, generatedSpecs)
+})
+
+// registerSpecs check SchemeGroupVersion and AddToScheme.
+func registerSpecs() {
+	It("registers Page and PageList, and the meta types, under lesson14.workshop.local/v1alpha1", func() {
+		Expect(v1alpha1.SchemeGroupVersion).To(Equal(wantGV), "SchemeGroupVersion: the generated clientset sends its requests to /apis/<group>/<version> from it")
+		s := runtime.NewScheme()
+		Expect(v1alpha1.AddToScheme(s)).To(Succeed())
+		for _, obj := range []runtime.Object{&v1alpha1.Page{}, &v1alpha1.PageList{}} {
+			gvks, _, err := s.ObjectKinds(obj)
+			Expect(err).NotTo(HaveOccurred(), "addKnownTypes must register %T: a client decodes a List's answer into the list type", obj)
+			Expect(gvks).To(ContainElement(wantGV.WithKind(typeName(obj))), "%T is registered under another group version or kind", obj)
+		}
+		gvks, _, err := s.ObjectKinds(&metav1.ListOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(gvks).To(ContainElement(wantGV.WithKind("ListOptions")),
+			"ListOptions is not registered in your group version: call metav1.AddToGroupVersion, which every group version's options (List, Get, Delete...) need to become query parameters")
+	})
+
+	It("lets the generated clientset create and read a Page on the API server", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson14")
+		c := pageClient(cluster.Config).Lesson14V1alpha1().Pages(ns)
+		page := &v1alpha1.Page{ObjectMeta: metav1.ObjectMeta{Name: "hello"}, Spec: v1alpha1.PageSpec{Title: "Hello"}}
+		_, err := c.Create(ctx, page, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred(), "the generated client's Create failed: it sends to the group version of SchemeGroupVersion, with the codecs of the scheme AddToScheme filled")
+		got, err := c.Get(ctx, "hello", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got.Spec.Title).To(Equal("Hello"))
+		list, err := c.List(ctx, metav1.ListOptions{Limit: 10})
+		Expect(err).NotTo(HaveOccurred(), "List with options failed: are the options types registered in your group version (metav1.AddToGroupVersion)?")
+		Expect(list.Items).To(HaveLen(1))
+	}, SpecTimeout(harness.Timeout))
+}
+
+// typeName is the Go type name of obj ("Page", "PageList").
+func typeName(obj runtime.Object) string {
+	switch obj.(type) {
+	case *v1alpha1.Page:
+		return "Page"
+	default:
+		return "PageList"
+	}
+}
+
+// generatedSpecs run the generators once on your API package and compare with the committed code.
+func generatedSpecs() {
+	var generated string // what the pinned generators make of your API package
+
+	BeforeAll(func(ctx SpecContext) {
+		generated = runGenerators(ctx)
+	}, NodeTimeout(4*harness.Timeout))
+
+	It("writes deep copy functions, and DeepCopyObject for Page and PageList (+k8s:deepcopy-gen tags)", func() {
+		data, err := os.ReadFile(filepath.Join(generated, "pkg/apis/lesson14/v1alpha1/zz_generated.deepcopy.go"))
+		Expect(err).NotTo(HaveOccurred(), "deepcopy-gen wrote no zz_generated.deepcopy.go: doc.go needs the package tag +k8s:deepcopy-gen=package")
+		Expect(string(data)).To(ContainSubstring("func (in *Page) DeepCopyObject() runtime.Object"),
+			"no DeepCopyObject for Page: tag Page with +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object")
+		Expect(string(data)).To(ContainSubstring("func (in *PageList) DeepCopyObject() runtime.Object"),
+			"no DeepCopyObject for PageList: a list must be a runtime.Object too (the same interfaces tag)")
+		expectCommitted(generated, "pkg/apis/lesson14/v1alpha1/zz_generated.deepcopy.go")
+	})
+
+	It("writes a typed client for pages, and none for a list (+genclient on Page only)", func() {
+		_, err := os.Stat(filepath.Join(generated, "pkg/generated/clientset/versioned/typed/lesson14/v1alpha1/page.go"))
+		Expect(err).NotTo(HaveOccurred(), "client-gen wrote no typed client for Page under typed/lesson14/v1alpha1: is +genclient on Page, and +groupName=lesson14.workshop.local in doc.go?")
+		_, err = os.Stat(filepath.Join(generated, "pkg/generated/clientset/versioned/typed/lesson14/v1alpha1/pagelist.go"))
+		Expect(os.IsNotExist(err)).To(BeTrue(), "client-gen wrote a client for PageList: +genclient belongs on the kind (Page); its client lists PageLists")
+		expectCommittedTree(generated, "pkg/generated/clientset")
+	})
+
+	It("sends the clientset, listers, informers and apply configurations to lesson14.workshop.local (+groupName)", func() {
+		data, err := os.ReadFile(filepath.Join(generated, "pkg/generated/applyconfiguration/lesson14/v1alpha1/page.go"))
+		Expect(err).NotTo(HaveOccurred(), "applyconfiguration-gen wrote no apply configuration for Page under lesson14/v1alpha1: check +genclient and +groupName")
+		Expect(string(data)).To(ContainSubstring(`WithAPIVersion("lesson14.workshop.local/v1alpha1")`),
+			"the apply configuration's apiVersion is not lesson14.workshop.local/v1alpha1: +groupName in doc.go names the group")
+		for _, tree := range []string{"pkg/generated/applyconfiguration", "pkg/generated/listers", "pkg/generated/informers"} {
+			expectCommittedTree(generated, tree)
+		}
+	})
+}
+
+// runGenerators copies your API package and the lesson's go.mod to a scratch module and runs
+// the generators there, as lesson.yaml declares them (make generate runs the same), each with
+// `go tool -modfile=tools/go.mod`, which keeps the built tool in Go's build cache. The first
+// step (deepcopy-gen) writes beside your types; the others only read them, each into a folder
+// of its own, so they run at once. It returns the folder of what they wrote.
+func runGenerators(ctx context.Context) string {
+	dir := GinkgoT().TempDir()
+	src, out := filepath.Join(dir, "src"), filepath.Join(dir, "out")
+	lesson, err := filepath.Abs(".")
+	Expect(err).NotTo(HaveOccurred())
+	copyModule(lesson, src)
+	var manifest struct {
+		Generate struct {
+			Steps []struct {
+				Tool string   `json:"tool"`
+				Args []string `json:"args"`
+			} `json:"steps"`
+		} `json:"generate"`
+	}
+	data, err := os.ReadFile("lesson.yaml")
+	Expect(err).NotTo(HaveOccurred())
+	Expect(yaml.Unmarshal(data, &manifest)).To(Succeed())
+	steps := manifest.Generate.Steps
+	Expect(steps).NotTo(BeEmpty(), "lesson.yaml lists no generate steps")
+	run := func(i int) error {
+		args := []string{"tool", "-modfile=" + filepath.Join(lesson, "tools", "go.mod"), filepath.Base(steps[i].Tool)}
+		for _, a := range steps[i].Args {
+			args = append(args, strings.NewReplacer("{out}", out, "{lesson}", lesson).Replace(a))
+		}
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir, cmd.Env = src, append(os.Environ(), "GOWORK=off")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go %s failed: %w\n%s", strings.Join(args, " "), err, b)
+		}
+		return nil
+	}
+	Expect(run(0)).To(Succeed())
+	errs := make(chan error, len(steps))
+	for i := 1; i < len(steps); i++ {
+		go func() { errs <- run(i) }()
+	}
+	for i := 1; i < len(steps); i++ {
+		Expect(<-errs).To(Succeed())
+	}
+	// deepcopy-gen writes beside the types it reads
+	deepcopy := "pkg/apis/lesson14/v1alpha1/zz_generated.deepcopy.go"
+	if data, err := os.ReadFile(filepath.Join(src, deepcopy)); err == nil {
+		writeFile(filepath.Join(out, deepcopy), data)
+	}
+	return out
+}
+
+// copyModule writes your API package (as embedded) and the lesson's go.mod and go.sum, with
+// absolute replaces, to src.
+func copyModule(lesson, src string) {
+	entries, err := yourAPI.ReadDir("pkg/apis/lesson14/v1alpha1")
+	Expect(err).NotTo(HaveOccurred())
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "zz_generated") {
+			continue // generated: the generators make it afresh
+		}
+		data, err := yourAPI.ReadFile("pkg/apis/lesson14/v1alpha1/" + e.Name())
+		Expect(err).NotTo(HaveOccurred())
+		// The solution overlay compiles doc.go as doc_overlaid.go: give it its name back, the
+		// generators read package tags from doc.go only.
+		name := strings.Replace(e.Name(), "_overlaid.go", ".go", 1)
+		writeFile(filepath.Join(src, "pkg/apis/lesson14/v1alpha1", name), data)
+	}
+	gomod, err := os.ReadFile("go.mod")
+	Expect(err).NotTo(HaveOccurred())
+	gomod = []byte(strings.NewReplacer("=> ../internal", "=> "+filepath.Join(lesson, "../internal"),
+		"=> ../../scripts", "=> "+filepath.Join(lesson, "../../scripts")).Replace(string(gomod)))
+	writeFile(filepath.Join(src, "go.mod"), gomod)
+	gosum, err := os.ReadFile("go.sum")
+	Expect(err).NotTo(HaveOccurred())
+	writeFile(filepath.Join(src, "go.sum"), gosum)
+}
+
+func writeFile(path string, data []byte) {
+	Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
+	Expect(os.WriteFile(path, data, 0o644)).To(Succeed())
+}
+
+// expectCommitted says the generated file is the lesson's committed one.
+func expectCommitted(generated, file string) {
+	want, err := os.ReadFile(file)
+	Expect(err).NotTo(HaveOccurred())
+	got, err := os.ReadFile(filepath.Join(generated, file))
+	Expect(err).NotTo(HaveOccurred(), "the generators wrote no %s from your tags", file)
+	Expect(string(got)).To(Equal(string(want)), "%s generated from your tags differs from the committed one (generated from the solution's)", file)
+}
+
+// expectCommittedTree says the generators wrote exactly the committed files under tree.
+func expectCommittedTree(generated, tree string) {
+	list := func(root string) []string {
+		var files []string
+		_ = filepath.WalkDir(filepath.Join(root, tree), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(root, path)
+				files = append(files, rel)
+			}
+			return nil
+		})
+		return files
+	}
+	committed := list(".")
+	Expect(list(generated)).To(Equal(committed), "the files your tags generate under %s differ from the committed ones", tree)
+	for _, f := range committed {
+		expectCommitted(generated, f)
+	}
+}

@@ -1,0 +1,8 @@
+// Package v1alpha1 is the lesson14.workshop.local/v1alpha1 API: the Page kind. The comments
+// that start with + are tags: the code generators of k8s.io/code-generator read them to decide
+// what to write. Package tags go in this file: the generators' parser (gengo) reads a package's
+// tags from its file named doc.go, and from no other.
+//
+// +k8s:deepcopy-gen=package
+// +groupName=lesson14.workshop.local
+package v1alpha1
