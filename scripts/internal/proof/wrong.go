@@ -141,6 +141,7 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 		return p
 	case b.err != nil && b.applied:
 		p.detail = "does not compile, so it proves nothing:\n" + text.Tail(b.err.Error(), 6, "  ")
+		return p
 	case b.err != nil:
 		p.detail = b.err.Error()
 		return p
