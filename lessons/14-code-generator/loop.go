@@ -14,8 +14,9 @@ import (
 // the informers' caches, then starts the workers; each worker takes keys from the queue until it
 // shuts down. It needs no edits: your part is in controller.go.
 
-// Run starts workers workers and blocks until ctx is done; then it shuts the queue down, which
-// ends every worker after its current key.
+// Run starts workers workers and blocks until ctx is done; then it shuts the queue down: the
+// queue takes no new keys, the workers finish the keys still in it (with the cancelled ctx), and
+// each worker ends when the queue is empty.
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer c.queue.ShutDown()
 	logger := klog.FromContext(ctx)
