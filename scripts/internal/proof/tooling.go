@@ -74,5 +74,8 @@ func summarizeGoTest(out string) string {
 			ok++
 		}
 	}
+	if ok == 1 {
+		return "1 package ok"
+	}
 	return fmt.Sprintf("%d packages ok", ok)
 }
