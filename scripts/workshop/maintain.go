@@ -132,7 +132,7 @@ func runGinkgo(cmd *cobra.Command, r resolved, solution bool, args []string) err
 		if err != nil {
 			return err
 		}
-		run.Env = append(run.Env, "GOFLAGS=-overlay="+overlay)
+		run.Env = append(run.Env, "GOFLAGS=-overlay="+overlay, lessons.OverlayEnv+"="+overlay)
 	}
 	var exit *exec.ExitError
 	if err := run.Run(); errors.As(err, &exit) {

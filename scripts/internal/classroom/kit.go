@@ -140,6 +140,11 @@ func collectModules(ctx context.Context, root, stage string) error {
 			args []string
 		}{root, append(env, "GOBIN="+filepath.Join(stage, "bin")), []string{"install", "-n", tool}})
 	}
+	for _, l := range all { // a project lesson's scaffold and Makefile tools (lesson 11)
+		if err := prepareProject(ctx, l, append(append([]string{}, env...), "LOCALBIN="+filepath.Join(stage, "bin", l.Name))); err != nil {
+			return err
+		}
+	}
 	for _, r := range runs {
 		cmd := exec.CommandContext(ctx, "go", r.args...)
 		cmd.Dir, cmd.Env, cmd.Stdout = r.dir, append(os.Environ(), r.env...), io.Discard

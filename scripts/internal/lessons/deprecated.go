@@ -15,8 +15,9 @@ import (
 // DeprecatedUses runs staticcheck's SA1019 ("use of a deprecated identifier") over the packages
 // matching patterns (relative to root, tests included), with overlay (file -> replacement file)
 // applied, so the solutions are checked in place without copying them. One load for all
-// patterns type-checks the shared dependencies once. It returns one line per finding.
-func DeprecatedUses(root string, patterns []string, overlay map[string]string) ([]string, error) {
+// patterns type-checks the shared dependencies once; buildFlags select tagged files (lesson 11's
+// specs). It returns one line per finding.
+func DeprecatedUses(root string, patterns []string, overlay map[string]string, buildFlags ...string) ([]string, error) {
 	contents := map[string][]byte{}
 	for file, replacement := range overlay {
 		data, err := os.ReadFile(replacement)
@@ -25,7 +26,7 @@ func DeprecatedUses(root string, patterns []string, overlay map[string]string) (
 		}
 		contents[file] = data
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: root, Tests: true, Overlay: contents}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: root, Tests: true, Overlay: contents, BuildFlags: buildFlags}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err

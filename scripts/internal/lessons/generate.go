@@ -158,7 +158,8 @@ func absoluteReplaces(gomod []byte, dir string) ([]byte, error) {
 }
 
 // GenerateOverlay regenerates the lesson's files for the code overlay puts in place and adds
-// the generated manifests (not the Go files: they must not differ, see StaleGenerated) to it.
+// the generated manifests to it, and the generated Go files where the solution commits its own
+// (elsewhere they must not differ, see StaleGenerated).
 // It reports whether those manifests differ from the solution's: code with an API of its own
 // (a wrong types file) installs a CRD that no other run may share. It changes nothing for a
 // lesson without `make generate`.
@@ -171,15 +172,27 @@ func (l Lesson) GenerateOverlay(ctx context.Context, overlay map[string]string, 
 		return false, err
 	}
 	for _, f := range files {
-		if strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
-			generated := filepath.Join(out, "generated", f)
-			overlay[filepath.Join(l.Dir, f)] = generated
-			if len(differs(generated, filepath.Join(l.SolutionDir, f), f, "")) > 0 {
-				ownManifests = true
-			}
+		generated := filepath.Join(out, "generated", f)
+		manifest := strings.HasPrefix(f, generatedDir+string(filepath.Separator))
+		// Generated Go code is overlaid only where it is the learner's to regenerate (the
+		// solution commits its own: lesson 11's deepcopy functions follow its fields).
+		if !manifest && !exists(filepath.Join(l.SolutionDir, f)) {
+			continue
+		}
+		overlay[filepath.Join(l.Dir, f)] = generated
+		if manifest && !isRole(generated) && len(differs(generated, filepath.Join(l.SolutionDir, f), f, "")) > 0 {
+			ownManifests = true
 		}
 	}
 	return ownManifests, nil
+}
+
+// isRole says whether a generated manifest is a namespaced RBAC Role (lesson 11's specs copy its
+// rules into each spec's namespace, so no other run shares it). Any other manifest, a CRD
+// above all, is cluster-wide.
+func isRole(path string) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && bytes.Contains(data, []byte("\nkind: Role\n"))
 }
 
 // StaleGenerated generates the lesson's files, for the starter (unless they are generated from
@@ -193,6 +206,9 @@ func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, e
 			return nil, err
 		}
 		for _, f := range starter {
+			if l.Scaffolded() && strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
+				continue // the CLI's manifests until the learner runs make manifests: ScaffoldDrift compares them
+			}
 			got := filepath.Join(scratch, "generate-"+l.Name+"-starter", "generated", f)
 			stale = append(stale, differs(got, filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f, "run make generate LESSON="+l.Number)...)
 		}
@@ -209,7 +225,7 @@ func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, e
 	for _, f := range solution {
 		got := filepath.Join(out, "generated", f)
 		committed, where := filepath.Join(l.SolutionDir, f), "solutions/"+l.Name+"/"+f
-		if !strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
+		if !strings.HasPrefix(f, generatedDir+string(filepath.Separator)) && !exists(committed) {
 			committed, where = filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f+" (generated from the solution's types)"
 		}
 		fix := "generate it from the solution's types (see lessons.Generate) and commit it"
@@ -253,25 +269,38 @@ func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool
 		return l.generateFromSolution(ctx, out)
 	}
 	for _, step := range g.Steps {
-		if err := l.runStep(ctx, toolsDir, step, src, out, isolated); err != nil {
+		if err := l.runStep(ctx, step, src, out, isolated); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// runStep builds one generator from the tools module (into the workspace's .cache/bin, a second
-// when it is current) and runs it in src.
-func (l Lesson) runStep(ctx context.Context, toolsDir string, step Step, src, out string, isolated bool) error {
+// BuildTool builds a tool of the lesson's tools module into the workspace's .cache/bin (a
+// second when it is current) and returns the binary's path.
+func (l Lesson) BuildTool(ctx context.Context, tool string) (string, error) {
+	toolsDir, _ := l.ToolsModule()
+	if toolsDir == "" {
+		return "", fmt.Errorf("lesson %s has no tools/go.mod to build %s from", l.Number, tool)
+	}
 	root, err := filepath.Abs(filepath.Dir(filepath.Dir(l.Dir))) // lessons/NN-topic is two below the root
 	if err != nil {
-		return err
+		return "", err
 	}
-	binary := filepath.Join(root, ".cache", "bin", filepath.Base(step.Tool))
-	build := exec.CommandContext(ctx, "go", "build", "-o", binary, step.Tool)
+	binary := filepath.Join(root, ".cache", "bin", filepath.Base(tool))
+	build := exec.CommandContext(ctx, "go", "build", "-o", binary, tool)
 	build.Dir, build.Env = toolsDir, append(os.Environ(), "GOWORK=off")
 	if b, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("building %s for lesson %s failed: %v\n%s", step.Tool, l.Number, err, b)
+		return "", fmt.Errorf("building %s for lesson %s failed: %v\n%s", tool, l.Number, err, b)
+	}
+	return binary, nil
+}
+
+// runStep builds one generator from the tools module and runs it in src.
+func (l Lesson) runStep(ctx context.Context, step Step, src, out string, isolated bool) error {
+	binary, err := l.BuildTool(ctx, step.Tool)
+	if err != nil {
+		return err
 	}
 	lessonDir, err := filepath.Abs(l.Dir)
 	if err != nil {
@@ -323,4 +352,10 @@ func (l Lesson) generateFromSolution(ctx context.Context, out string) error {
 		}
 	}
 	return nil
+}
+
+// exists says whether path names a file.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

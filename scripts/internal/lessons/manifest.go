@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -25,14 +26,33 @@ type Manifest struct {
 	// build them: the lesson teaches concurrency, and a data race in a learner's bookkeeping is
 	// a mistake its specs must catch. It needs cgo and costs a slower build and run.
 	Race bool `json:"race,omitempty"`
+	// Tags are build tags the lesson's spec files need (lesson 11: `workshop`, so the kubebuilder
+	// project's own `make test`, which tests ./..., never runs the workshop's cluster specs).
+	Tags []string `json:"tags,omitempty"`
+	// Scaffold says the lesson is a project a scaffolding CLI made (lesson 11: kubebuilder):
+	// make test runs the pinned CLI again and compares, so the lesson cannot drift from the tool.
+	Scaffold *Scaffold `json:"scaffold,omitempty"`
+	// Prepare are targets of the lesson's own Makefile that download and build what the
+	// learner's make commands need (lesson 11: the controller-gen and kustomize its Makefile
+	// installs with go install): make prepare runs them, and make kit collects their modules.
+	Prepare []string `json:"prepare,omitempty"`
+}
+
+// TagFlags are the build flags that select the lesson's spec files: what go vet needs too.
+func (l Lesson) TagFlags() []string {
+	if len(l.Manifest.Tags) == 0 {
+		return nil
+	}
+	return []string{"-tags=" + strings.Join(l.Manifest.Tags, ",")}
 }
 
 // TestFlags are the go test build flags every build of the lesson's specs needs.
 func (l Lesson) TestFlags() []string {
+	flags := l.TagFlags()
 	if l.Manifest.Race {
-		return []string{"-race"}
+		flags = append(flags, "-race")
 	}
-	return nil
+	return flags
 }
 
 // OwnSpecs: the learner writes File, whose specs carry Exercise's label. A check runs it against
@@ -84,6 +104,11 @@ func readManifest(dir string) (Manifest, error) {
 	}
 	if o := m.OwnSpecs; o != nil && (o.Exercise < 1 || o.File == "") {
 		return m, fmt.Errorf("%s: ownSpecs needs an exercise number and a file", filepath.Join(dir, ManifestFile))
+	}
+	if sc := m.Scaffold; sc != nil {
+		if err := sc.check(); err != nil {
+			return m, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+		}
 	}
 	if g := m.Generate; g != nil {
 		if err := g.check(); err != nil {

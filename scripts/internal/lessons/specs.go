@@ -16,6 +16,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"workshop.local/scripts/internal/text"
+	"workshop.local/scripts/project"
 )
 
 // Run says how to run a lesson's specs.
@@ -76,7 +77,7 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 	}
 	args = append(args, r.ExtraArgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = r.Lesson.Dir
+	cmd.Dir, cmd.Env = r.Lesson.Dir, r.env()
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
 	runErr := cmd.Run() // failing specs exit non-zero: the report says what happened
 	return resultOf(ctx, runErr, report)
@@ -102,7 +103,8 @@ func Compile(ctx context.Context, l Lesson, overlayFile, binary string) error {
 }
 
 // ExecuteCompiled runs a binary that Compile built, in the lesson's folder as go test would,
-// with r's exercise filter, report and output. r.OverlayFile is ignored: it was compiled in.
+// with r's exercise filter, report and output. r.OverlayFile was compiled in; the specs are told
+// its path (OverlayEnv).
 func ExecuteCompiled(ctx context.Context, r Run, binary string) (Result, error) {
 	report := filepath.Join(r.ReportDir, "report-"+filepath.Base(binary)+".json")
 	_ = os.Remove(report)
@@ -116,7 +118,7 @@ func ExecuteCompiled(ctx context.Context, r Run, binary string) (Result, error) 
 	}
 	args = append(args, r.ExtraArgs...)
 	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = r.Lesson.Dir
+	cmd.Dir, cmd.Env = r.Lesson.Dir, r.env()
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
 	runErr := cmd.Run()
 	return resultOf(ctx, runErr, report)
@@ -288,4 +290,22 @@ func withoutTypeAnnotation(line string) string {
 		return ""
 	}
 	return line
+}
+
+// OverlayEnv names the environment variable that tells a lesson's specs which -overlay file
+// their binary was built with (unset: the learner's own files). Specs that build or read the
+// learner's project themselves (lesson 11 builds cmd/main.go and reads the manifests it
+// generated) use the same overlay, so they see the code the rest of the binary was built from.
+const OverlayEnv = project.OverlayEnv
+
+// env is the specs' environment: this process's, and the overlay's absolute path when there is one.
+func (r Run) env() []string {
+	env := os.Environ()
+	if r.OverlayFile == "" {
+		return env
+	}
+	if abs, err := filepath.Abs(r.OverlayFile); err == nil {
+		env = append(env, OverlayEnv+"="+abs)
+	}
+	return env
 }

@@ -42,9 +42,10 @@ func (p proof) line() string {
 
 // compiled is a wrong solution's test binary, built ahead of its run.
 type compiled struct {
-	wrong  lessons.Wrong
-	binary string
-	ownAPI bool // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
+	wrong       lessons.Wrong
+	binary      string
+	overlayFile string // the -overlay file it was built with, which its specs are told of
+	ownAPI      bool   // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
 	// applied says the patch applied, so an error is the build's, not the patch's.
 	applied bool
 	err     error
@@ -128,7 +129,7 @@ func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.W
 	if err != nil {
 		binary = ""
 	}
-	return compiled{wrong: w, binary: binary, ownAPI: ownAPI, err: err, applied: true, took: time.Since(start)}
+	return compiled{wrong: w, binary: binary, overlayFile: overlayFile, ownAPI: ownAPI, err: err, applied: true, took: time.Since(start)}
 }
 
 // judge runs a built wrong solution on its exercise's specs and says whether a spec caught it.
@@ -160,7 +161,7 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 	}
 	start := time.Now()
 	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
-		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: dir, Output: log, ExtraArgs: args,
+		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: dir, Output: log, ExtraArgs: args, OverlayFile: b.overlayFile,
 	}, b.binary)
 	p.run = time.Since(start)
 	switch {

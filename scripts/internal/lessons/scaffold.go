@@ -1,0 +1,188 @@
+package lessons
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Scaffolded lessons: lesson 11 is a project that kubebuilder made, committed as the pinned CLI
+// wrote it. make test runs the CLI again with the README's flags in a scratch folder and
+// compares, so the lesson can never drift from the tool: every file the CLI writes must be
+// committed as written, except the learner's files (the solution replaces them) and the files
+// the workshop owns.
+
+// Scaffold is lesson.yaml's scaffold section.
+type Scaffold struct {
+	// Tool is the CLI, a `tool` of the lesson's tools/go.mod (at the version scripts/versions pins).
+	Tool string `json:"tool"`
+	// Commands are the CLI's invocations, in order, exactly as the README gives them.
+	Commands [][]string `json:"commands"`
+	// Check are arguments added to each command when make test runs it (e.g. --make=false:
+	// the files `make generate` writes are learner files, compared with what the generator
+	// makes, not with the CLI), indexed like Commands.
+	Check [][]string `json:"check,omitempty"`
+	// Workshop are the files the workshop wrote or changed after scaffolding (path patterns
+	// relative to the lesson, as path.Match reads them; a pattern ending in / is a folder). The
+	// comparison leaves them out both ways.
+	Workshop []string `json:"workshop"`
+	// Appended are files the workshop only added to at their end (the Makefile's workshop
+	// targets): the committed file must start with the CLI's, byte for byte.
+	Appended []string `json:"appended,omitempty"`
+}
+
+func (s Scaffold) check() error {
+	if s.Tool == "" || len(s.Commands) == 0 {
+		return fmt.Errorf("scaffold needs a tool and its commands")
+	}
+	if len(s.Check) > len(s.Commands) {
+		return fmt.Errorf("scaffold: %d check argument lists for %d commands", len(s.Check), len(s.Commands))
+	}
+	return nil
+}
+
+// Scaffolded says whether the lesson is a project a scaffolding CLI made.
+func (l Lesson) Scaffolded() bool { return l.Manifest.Scaffold != nil }
+
+// ScaffoldDrift runs the lesson's scaffolding commands in a scratch folder and lists every
+// difference from the committed lesson, as "path: why". Empty means the lesson is what the
+// pinned CLI makes.
+func (l Lesson) ScaffoldDrift(ctx context.Context, scratch string) ([]string, error) {
+	dir := filepath.Join(scratch, "scaffold-"+l.Name)
+	if err := l.RunScaffold(ctx, dir, nil); err != nil {
+		return nil, err
+	}
+	excepted, err := l.scaffoldExceptions()
+	if err != nil {
+		return nil, err
+	}
+	return l.compareScaffold(dir, excepted)
+}
+
+// RunScaffold runs the lesson's scaffolding commands, as make test checks them, in dir (made
+// afresh), with env added to this process's environment. The CLI fetches the project's modules
+// (kubebuilder runs go get and go mod tidy): make prepare and make kit run it for that.
+func (l Lesson) RunScaffold(ctx context.Context, dir string, env []string) error {
+	s := l.Manifest.Scaffold
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	binary, err := l.BuildTool(ctx, s.Tool)
+	if err != nil {
+		return err
+	}
+	for i, args := range s.Commands {
+		if i < len(s.Check) {
+			args = append(slices.Clone(args), s.Check[i]...)
+		}
+		cmd := exec.CommandContext(ctx, binary, args...)
+		// The scratch folder may lie inside the workspace: the scaffold is a module of its own.
+		cmd.Dir, cmd.Env = dir, append(append(os.Environ(), "GOWORK=off"), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s %s failed in %s: %v\n%s", filepath.Base(s.Tool), strings.Join(args, " "), dir, err, out)
+		}
+	}
+	return nil
+}
+
+// scaffoldExceptions are the files the comparison leaves out: the learner's Go files (every one
+// the solution replaces) and the workshop's patterns. The manifests the learner regenerates
+// (config/) stay in: the starter keeps the CLI's until the learner runs make manifests.
+func (l Lesson) scaffoldExceptions() (func(rel string) bool, error) {
+	learner := map[string]bool{}
+	files, err := l.EditableFiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		learner[filepath.ToSlash(f)] = true
+	}
+	patterns := l.Manifest.Scaffold.Workshop
+	return func(rel string) bool {
+		if learner[rel] {
+			return true
+		}
+		for _, p := range patterns {
+			if strings.HasSuffix(p, "/") && strings.HasPrefix(rel, p) {
+				return true
+			}
+			if ok, _ := filepath.Match(p, rel); ok {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// compareScaffold compares the CLI's files under dir with the lesson's, both ways.
+func (l Lesson) compareScaffold(dir string, excepted func(string) bool) ([]string, error) {
+	made, err := listFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	committed, err := listFiles(l.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var drift []string
+	where := "lessons/" + l.Name + "/"
+	for _, rel := range made {
+		if excepted(rel) {
+			continue
+		}
+		want, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			return nil, err
+		}
+		have, err := os.ReadFile(filepath.Join(l.Dir, rel))
+		switch {
+		case os.IsNotExist(err):
+			drift = append(drift, where+rel+": the CLI writes it, the lesson lacks it")
+		case err != nil:
+			return nil, err
+		case slices.Contains(l.Manifest.Scaffold.Appended, rel):
+			if !bytes.HasPrefix(have, want) {
+				drift = append(drift, where+rel+": does not start with the CLI's file (the workshop may only add at its end)")
+			}
+		case !bytes.Equal(want, have):
+			drift = append(drift, where+rel+": differs from the CLI's")
+		}
+	}
+	for _, rel := range committed {
+		if !excepted(rel) && !slices.Contains(made, rel) {
+			drift = append(drift, where+rel+": the CLI does not write it; list it in lesson.yaml's scaffold.workshop if the workshop owns it")
+		}
+	}
+	return drift, nil
+}
+
+// listFiles lists the files under root, relative and slash-separated, skipping what git ignores
+// in a scaffold (bin/, the tools' downloads) and never commits.
+func listFiles(root string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := relSlash(root, path)
+		if d.IsDir() && (rel == "bin" || rel == ".git") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			files = append(files, rel)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}

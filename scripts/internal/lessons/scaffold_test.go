@@ -1,0 +1,78 @@
+package lessons
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestScaffoldComparisonFindsEveryDrift proves the comparison of a scaffolded lesson with what
+// its CLI writes reports a changed file, a missing one, an unlisted extra one and a file the
+// workshop changed other than at its end, and leaves out the learner's and the workshop's files.
+func TestScaffoldComparisonFindsEveryDrift(t *testing.T) {
+	l := fakeLesson(t) // demo.go is the learner's file (the solution replaces it)
+	l.Manifest.Scaffold = &Scaffold{Tool: "x", Commands: [][]string{{"init"}},
+		Workshop: []string{"README.md", "*_test.go", "tools/"}, Appended: []string{"Makefile"}}
+	made := t.TempDir()
+	for name, content := range map[string]string{
+		"demo.go": "package demo\n", "cmd/main.go": "package main\n", "Makefile": "all:\n",
+		"README.md": "the CLI's readme\n", "PROJECT": "domain: x\n", "Dockerfile": "FROM x\n",
+	} {
+		write(t, filepath.Join(made, name), content)
+	}
+	for name, content := range map[string]string{
+		"cmd/main.go": "package main\n", "Makefile": "all:\n\ncheck:\n", "README.md": "the workshop's\n",
+		"PROJECT": "domain: y\n", "suite_test.go": "package demo\n", "tools/go.mod": "module t\n",
+		"notes.txt": "mine\n", "bin/controller-gen": "binary\n",
+	} {
+		write(t, filepath.Join(l.Dir, name), content)
+	}
+	excepted, err := l.scaffoldExceptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	drift, err := l.compareScaffold(made, excepted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"lessons/01-demo/Dockerfile: the CLI writes it, the lesson lacks it",
+		"lessons/01-demo/PROJECT: differs from the CLI's",
+		"lessons/01-demo/notes.txt: the CLI does not write it; list it in lesson.yaml's scaffold.workshop if the workshop owns it",
+	}
+	slices.Sort(drift)
+	if !slices.Equal(drift, want) {
+		t.Errorf("drift:\n%s\nwant:\n%s", strings.Join(drift, "\n"), strings.Join(want, "\n"))
+	}
+
+	write(t, filepath.Join(l.Dir, "Makefile"), "# ours first\nall:\n")
+	drift, err = l.compareScaffold(made, excepted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(drift, "lessons/01-demo/Makefile: does not start with the CLI's file (the workshop may only add at its end)") {
+		t.Errorf("a Makefile changed before its end should be reported, got:\n%s", strings.Join(drift, "\n"))
+	}
+}
+
+// TestScaffoldManifest proves lesson.yaml's scaffold section is read and a half one refused.
+func TestScaffoldManifest(t *testing.T) {
+	l := fakeLesson(t)
+	write(t, filepath.Join(l.Dir, ManifestFile), "tags: [workshop]\nscaffold:\n  tool: example.com/cli\n  commands:\n    - [init, --x]\n  workshop: [README.md]\n")
+	m, err := readManifest(l.Dir)
+	if err != nil || m.Scaffold == nil || m.Scaffold.Tool != "example.com/cli" {
+		t.Fatalf("want the scaffold section, got %+v (error %v)", m, err)
+	}
+	l.Manifest = m
+	if !l.Scaffolded() || strings.Join(l.TestFlags(), " ") != "-tags=workshop" {
+		t.Errorf("Scaffolded() = %v, TestFlags() = %v", l.Scaffolded(), l.TestFlags())
+	}
+	for _, bad := range []string{"scaffold:\n  tool: x\n", "scaffold:\n  commands:\n    - [init]\n",
+		"scaffold:\n  tool: x\n  commands:\n    - [init]\n  check:\n    - []\n    - []\n"} {
+		write(t, filepath.Join(l.Dir, ManifestFile), bad)
+		if _, err := readManifest(l.Dir); err == nil || !strings.Contains(err.Error(), "scaffold") {
+			t.Errorf("%q: want an error about scaffold, got %v", bad, err)
+		}
+	}
+}
