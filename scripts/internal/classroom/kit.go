@@ -133,15 +133,19 @@ func collectModules(ctx context.Context, root, stage string) error {
 			}{dir, builderEnv(""), append([]string{"list", "-deps"}, tools...)})
 		}
 	}
-	for _, tool := range generateTools(all) { // -n: resolve and download, build nothing
+	tools, err := pinnedTools(ctx, all)
+	if err != nil {
+		return err
+	}
+	for _, tool := range tools { // -n: resolve and download, build nothing
 		runs = append(runs, struct {
 			dir  string
 			env  []string
 			args []string
 		}{root, append(env, "GOBIN="+filepath.Join(stage, "bin")), []string{"install", "-n", tool}})
 	}
-	for _, l := range all { // a project lesson's scaffold and Makefile tools (lesson 11)
-		if err := prepareProject(ctx, l, append(append([]string{}, env...), "LOCALBIN="+filepath.Join(stage, "bin", l.Name))); err != nil {
+	for _, l := range all { // a scaffolded lesson's modules (lesson 11): its CLI fetches them
+		if err := scaffoldOnce(ctx, l, env); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
 	"workshop.local/scripts/internal/buildprogress"
@@ -128,7 +127,11 @@ func buildTools(ctx context.Context, root string) error {
 			}
 		}
 	}
-	for _, tool := range generateTools(all) {
+	tools, err := pinnedTools(ctx, all)
+	if err != nil {
+		return err
+	}
+	for _, tool := range tools {
 		fmt.Println("      " + tool)
 		gobin := filepath.Join(root, ".cache", "tools")
 		if err := goCmd(ctx, root, []string{"GOBIN=" + gobin, "GOWORK=off"}, "install", tool); err != nil {
@@ -136,38 +139,43 @@ func buildTools(ctx context.Context, root string) error {
 		}
 	}
 	for _, l := range all {
-		if err := prepareProject(ctx, l, nil); err != nil {
+		if err := scaffoldOnce(ctx, l, nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// prepareProject readies a lesson that is a project of its own (lesson 11, kubebuilder's): it
-// runs the scaffolding CLI once in a scratch folder, which fetches every module a scaffold needs
-// (kubebuilder runs go get and go mod tidy), and the targets of the lesson's Makefile that
-// install its tools (make manifests' controller-gen, make install's kustomize). env is added to
-// both (make kit points GOMODCACHE at the kit's modules).
-func prepareProject(ctx context.Context, l lessons.Lesson, env []string) error {
-	if l.Scaffolded() {
-		fmt.Printf("      %s: scaffolding once with its pinned CLI (the modules a scaffold needs)\n", l.Name)
-		scratch, err := os.MkdirTemp("", "prepare-scaffold-")
+// pinnedTools are the tools (module/cmd@version) the lessons install by version: go:generate
+// lines, and what a lesson's own Makefile installs (lesson 11's controller-gen and kustomize).
+func pinnedTools(ctx context.Context, all []lessons.Lesson) ([]string, error) {
+	tools := generateTools(all)
+	for _, l := range all {
+		found, err := l.MakefileTools(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer os.RemoveAll(scratch)
-		if err := l.RunScaffold(ctx, filepath.Join(scratch, l.Name), env); err != nil {
-			return fmt.Errorf("lesson %s: %v", l.Name, text.Tail(err.Error(), 10, "        "))
-		}
+		tools = append(tools, found...)
 	}
-	if len(l.Manifest.Prepare) == 0 {
+	return tools, nil
+}
+
+// scaffoldOnce runs a scaffolded lesson's CLI (lesson 11's kubebuilder) once in a scratch folder:
+// it fetches every module a scaffold needs (kubebuilder runs go get and go mod tidy), so make
+// test's scaffold check and a learner's own scaffold work offline. env is added (make kit points
+// GOMODCACHE at the kit's modules).
+func scaffoldOnce(ctx context.Context, l lessons.Lesson, env []string) error {
+	if !l.Scaffolded() {
 		return nil
 	}
-	fmt.Printf("      %s: make %s (its Makefile's tools)\n", l.Name, strings.Join(l.Manifest.Prepare, " "))
-	cmd := exec.CommandContext(ctx, "make", append([]string{"--no-print-directory", "-C", l.Dir}, l.Manifest.Prepare...)...)
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("make %s in lessons/%s: %v\n%s", strings.Join(l.Manifest.Prepare, " "), l.Name, err, text.Tail(string(out), 10, "        "))
+	fmt.Printf("      %s: scaffolding once with its pinned CLI (the modules a scaffold needs)\n", l.Name)
+	scratch, err := os.MkdirTemp("", "prepare-scaffold-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	if err := l.RunScaffold(ctx, filepath.Join(scratch, l.Name), env); err != nil {
+		return fmt.Errorf("lesson %s: %v", l.Name, text.Tail(err.Error(), 10, "        "))
 	}
 	return nil
 }

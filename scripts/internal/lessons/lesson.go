@@ -93,7 +93,7 @@ func (l Lesson) EditableFiles() ([]string, error) {
 		switch {
 		case d.IsDir() && slices.Contains(notLearnerFiles, rel):
 			return filepath.SkipDir
-		case !d.IsDir() && strings.HasSuffix(rel, ".go"):
+		case !d.IsDir() && (strings.HasSuffix(rel, ".go") || slices.Contains(l.Manifest.Files, rel)):
 			files = append(files, rel)
 		}
 		return nil

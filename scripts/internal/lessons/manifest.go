@@ -3,6 +3,7 @@ package lessons
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -32,10 +33,19 @@ type Manifest struct {
 	// Scaffold says the lesson is a project a scaffolding CLI made (lesson 11: kubebuilder):
 	// make test runs the pinned CLI again and compares, so the lesson cannot drift from the tool.
 	Scaffold *Scaffold `json:"scaffold,omitempty"`
-	// Prepare are targets of the lesson's own Makefile that download and build what the
-	// learner's make commands need (lesson 11: the controller-gen and kustomize its Makefile
-	// installs with go install): make prepare runs them, and make kit collects their modules.
+	// Prepare are targets of the lesson's own Makefile that install, with go install
+	// module/cmd@version, tools the learner's make commands need (lesson 11: the controller-gen
+	// and kustomize of make manifests and make install): make prepare installs the same
+	// versions once (so they build offline later), make kit collects their modules.
 	Prepare []string `json:"prepare,omitempty"`
+	// Files are learner files other than Go files, relative to the lesson (lesson 11's sample
+	// manifest, config/samples/...yaml): the solution replaces them, a wrong solution may
+	// change one, make reset restores them.
+	Files []string `json:"files,omitempty"`
+	// Alone are exercises whose specs change what every run of the lesson shares (lesson 11's
+	// exercise 5 uninstalls the CRD): their wrong solutions' proofs run with no other proof of
+	// the lesson at the same time.
+	Alone []int `json:"alone,omitempty"`
 }
 
 // TagFlags are the build flags that select the lesson's spec files: what go vet needs too.
@@ -61,7 +71,15 @@ func (l Lesson) TestFlags() []string {
 type OwnSpecs struct {
 	Exercise int    `json:"exercise"`
 	File     string `json:"file"`
+	// Envtest runs the learner's specs with KUBEBUILDER_ASSETS set to the workshop's envtest
+	// programs (lesson 11: the kubebuilder project's suite_test.go starts envtest).
+	Envtest bool `json:"envtest,omitempty"`
 }
+
+// InProject says whether the spec file lives in a package of the project other than the
+// lesson's own (lesson 11's internal/controller): its specs then run, untagged and unlabelled,
+// with `go test` in a copy of the project, where envtest finds the CRDs on disk.
+func (o OwnSpecs) InProject() bool { return path.Dir(filepath.ToSlash(o.File)) != "." }
 
 // Generate runs Steps in order in the folder of the package's sources. A step's output is what it
 // writes under {out}, and any file it writes among the sources (deepcopy-gen writes

@@ -83,6 +83,24 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 	return resultOf(ctx, runErr, report)
 }
 
+// ExecuteIn runs `go test` on the package pkg (./internal/controller) in dir, a copy of the
+// lesson's project (scripts/project), with env added, and reads the Ginkgo report back. No
+// build tags and no exercise filter: these are the learner's own specs (lesson 11's envtest
+// suite), which know nothing of the workshop's.
+func ExecuteIn(ctx context.Context, r Run, dir, pkg string, env []string) (Result, error) {
+	report := filepath.Join(r.ReportDir, "report-"+r.Lesson.Name+"-"+filepath.Base(dir)+".json")
+	_ = os.Remove(report)
+	if err := os.MkdirAll(r.ReportDir, 0o755); err != nil {
+		return Result{}, err
+	}
+	args := append([]string{"test", "-count=1", pkg, "-ginkgo.json-report=" + report}, r.ExtraArgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	cmd.Stdout, cmd.Stderr = r.Output, r.Output
+	runErr := cmd.Run()
+	return resultOf(ctx, runErr, report)
+}
+
 // resultOf reads the report a run left, or says why there is none.
 func resultOf(ctx context.Context, runErr error, report string) (Result, error) {
 	if ctx.Err() != nil {

@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
+	"workshop.local/scripts/internal/cluster/local"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/project"
 )
 
 // Package ownspecs proves a "write your own specs" exercise (lesson.yaml's ownSpecs; lesson 10's
@@ -119,10 +123,10 @@ func Check(ctx context.Context, scratch string, l lessons.Lesson) (string, error
 	return fmt.Sprintf("%d specs catch %d of %d; empty specs catch none", ref.ran, len(broken), len(broken)), nil
 }
 
-// testPackage is the package name of the lesson's external tests ("operator_test"), read from
-// its suite file.
+// testPackage is the package name of the own-specs file's package ("operator_test",
+// "controller"), read from the suite file beside it.
 func testPackage(l lessons.Lesson) string {
-	data, err := os.ReadFile(filepath.Join(l.Dir, "suite_test.go"))
+	data, err := os.ReadFile(filepath.Join(l.Dir, filepath.Dir(l.OwnSpecs().File), "suite_test.go"))
 	if err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			if name, ok := strings.CutPrefix(line, "package "); ok {
@@ -145,23 +149,14 @@ func caughtCount(verdicts []specsVerdict) int {
 
 func (v specsVerdict) passes() bool { return v.problem == "" && v.ran > 0 && v.failed == 0 }
 
-// runSpecsAgainst builds the lesson with overlay and runs its exercise-6 specs.
+// runSpecsAgainst runs the own-specs exercise's specs on the lesson with overlay in place.
 func runSpecsAgainst(ctx context.Context, scratch string, l lessons.Lesson, name, behaviour string, overlay func() (map[string]string, error)) specsVerdict {
 	v := specsVerdict{name: name, behaviour: behaviour}
-	dir := filepath.Join(scratch, "specs", l.Name)
 	o, err := overlay()
-	if err == nil {
-		err = lessons.WriteOverlay(o, filepath.Join(dir, name+".overlay.json"))
-	}
-	binary := filepath.Join(dir, name+".test")
-	if err == nil {
-		err = lessons.Compile(ctx, l, filepath.Join(dir, name+".overlay.json"), binary)
-	}
 	if err != nil {
-		v.problem = "does not build: " + strings.TrimSpace(lastLines(err.Error(), 6))
+		v.problem = err.Error()
 		return v
 	}
-	defer os.Remove(binary)
 	logPath := filepath.Join(scratch, "logs", l.Name+"-specs-"+name+".log")
 	_ = os.MkdirAll(filepath.Dir(logPath), 0o755)
 	log, err := os.Create(logPath)
@@ -170,10 +165,16 @@ func runSpecsAgainst(ctx context.Context, scratch string, l lessons.Lesson, name
 		return v
 	}
 	defer log.Close()
-	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
-		Lesson: l, Exercise: l.OwnSpecs().Exercise, ReportDir: dir, Output: log, ExtraArgs: []string{"-ginkgo.no-color"},
-	}, binary)
+	run := runLessonSpecs
+	if l.OwnSpecs().InProject() {
+		run = runProjectSpecs
+	}
+	res, err := run(ctx, filepath.Join(scratch, "specs", l.Name), l, name, o, log)
+	var build *lessons.BuildError
 	switch {
+	case errors.As(err, &build):
+		v.problem = "does not build: " + strings.TrimSpace(lastLines(err.Error(), 6))
+		return v
 	case err != nil:
 		v.problem = err.Error()
 	case res.SuiteError != "":
@@ -189,6 +190,61 @@ func runSpecsAgainst(ctx context.Context, scratch string, l lessons.Lesson, name
 		}
 	}
 	return v
+}
+
+// runLessonSpecs builds the lesson's own package with overlay and runs its own-specs exercise's
+// specs (lesson 10: my_specs_test.go, labelled exercise-6, against the workshop cluster).
+func runLessonSpecs(ctx context.Context, dir string, l lessons.Lesson, name string, overlay map[string]string, log io.Writer) (lessons.Result, error) {
+	overlayFile := filepath.Join(dir, name+".overlay.json")
+	if err := lessons.WriteOverlay(overlay, overlayFile); err != nil {
+		return lessons.Result{}, err
+	}
+	binary := filepath.Join(dir, name+".test")
+	if err := lessons.Compile(ctx, l, overlayFile, binary); err != nil {
+		return lessons.Result{}, err
+	}
+	defer os.Remove(binary)
+	return lessons.ExecuteCompiled(ctx, lessons.Run{
+		Lesson: l, Exercise: l.OwnSpecs().Exercise, ReportDir: dir, Output: log, ExtraArgs: []string{"-ginkgo.no-color"},
+	}, binary)
+}
+
+// runProjectSpecs runs the package of the own-specs file (lesson 11: internal/controller, the
+// learner's envtest suite) with go test in a copy of the project with overlay in place: envtest
+// reads the CRDs from config/crd/bases on disk, where no -overlay reaches.
+func runProjectSpecs(ctx context.Context, dir string, l lessons.Lesson, name string, overlay map[string]string, log io.Writer) (lessons.Result, error) {
+	copyDir := filepath.Join(dir, name+"-project")
+	env, err := project.Copy(l.Dir, overlay, copyDir)
+	if err != nil {
+		return lessons.Result{}, err
+	}
+	defer os.RemoveAll(copyDir)
+	if l.OwnSpecs().Envtest {
+		assets, err := envtestAssets(ctx, l)
+		if err != nil {
+			return lessons.Result{}, err
+		}
+		env = append(env, "KUBEBUILDER_ASSETS="+assets)
+	}
+	pkg := "./" + path.Dir(filepath.ToSlash(l.OwnSpecs().File))
+	var out strings.Builder
+	res, err := lessons.ExecuteIn(ctx, lessons.Run{Lesson: l, ReportDir: dir, Output: io.MultiWriter(log, &out), ExtraArgs: []string{"-ginkgo.no-color"}}, copyDir, pkg, env)
+	if err == nil && len(res.Specs) == 0 && strings.Contains(out.String(), "[build failed]") {
+		// go test stopped before Ginkgo wrote a report: the compiler's words, with the lesson's paths
+		err = &lessons.BuildError{Output: strings.ReplaceAll(out.String(), copyDir, l.Dir)}
+	}
+	return res, err
+}
+
+// envtestAssets is the folder of etcd, kube-apiserver and kubectl for KUBEBUILDER_ASSETS, from the
+// local cluster's build (built first if it is missing: make envtest-assets does the same).
+func envtestAssets(ctx context.Context, l lessons.Lesson) (string, error) {
+	root := filepath.Dir(filepath.Dir(l.Dir))
+	bins, err := local.DefaultBinaries(root)
+	if err != nil {
+		return "", err
+	}
+	return bins.EnsureEnvtest(ctx, io.Discard)
 }
 
 // line is the verdict as make specs prints it: a mark column, then why.

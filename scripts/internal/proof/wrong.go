@@ -69,6 +69,8 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 	running := make(chan struct{}, wrongRunsAtOnce)
 	// The specs of a generating lesson install the CRD of the code they run. A CRD is
 	// cluster-wide, so a wrong API (its own CRD) runs alone; the others share the solution's.
+	// So does a wrong solution of an exercise lesson.yaml lists as alone (lesson 11's exercise
+	// 5 uninstalls the CRD).
 	var crd sync.RWMutex
 	judged := make([]chan proof, len(list))
 	for i := range judged {
@@ -80,7 +82,7 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 			go func() {
 				b := compileWrong(ctx, dir, l, w)
 				hold, release := crd.RLock, crd.RUnlock
-				if b.ownAPI {
+				if b.ownAPI || slices.Contains(l.Manifest.Alone, w.Exercise) {
 					hold, release = crd.Lock, crd.Unlock
 				}
 				running <- struct{}{}
