@@ -51,8 +51,8 @@ help:
 
 # The learner's loop. State (exercises passed, hints shown, solutions revealed, reset backups)
 # lives in .progress/, which git ignores and make cluster-down leaves alone.
-.PHONY: check watch hint progress reset solution specs
-check watch hint reset solution specs: tools
+.PHONY: check watch hint progress reset solution specs scaffold
+check watch hint reset solution specs scaffold: tools
 	@$(WS) $@
 progress: tools
 	@$(WS) progress $(ARGS)

@@ -4,18 +4,23 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"workshop.local/scripts/internal/cluster"
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/loop"
 	"workshop.local/scripts/internal/ownspecs"
 )
 
-// learnCommands are the learner's loop: check, watch, hint, progress, reset, solution, specs.
+// learnCommands are the learner's loop: check, watch, hint, progress, reset, solution, specs,
+// scaffold.
 func learnCommands() []*cobra.Command {
 	return []*cobra.Command{checkCommand(), watchCommand(), hintCommand(), progressCommand(),
-		resetCommand(), solutionCommand(), specsCommand()}
+		resetCommand(), solutionCommand(), specsCommand(), scaffoldCommand()}
 }
 
 // ensureCluster starts the workshop cluster unless it runs (one line when it does).
@@ -121,4 +126,35 @@ func specsCommand() *cobra.Command {
 	}.command(func(cmd *cobra.Command) {
 		stringFlag(cmd, &file, "file", "FILE", "the spec file to prove (default: the lesson's, my_specs_test.go)")
 	})
+}
+
+// scaffoldCommand is make scaffold (lesson 11): the pinned CLI's commands, as the lesson's README
+// gives them, run into a scratch folder of the workspace, never into the lesson, so a learner
+// sees what the CLI writes and compares it with the project without risking an edited file.
+func scaffoldCommand() *cobra.Command {
+	return lessonCommand{
+		use: "scaffold", make: "scaffold", needLesson: true,
+		short: "Run a scaffolded lesson's CLI (11: kubebuilder init, create api) into .cache/scaffold/, to compare with the lesson",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
+			l := r.lesson
+			if !l.Scaffolded() {
+				return false, fmt.Errorf("lesson %s is not a scaffolded project: only lesson 11 is (make scaffold LESSON=11)", l.Number)
+			}
+			dir := filepath.Join(r.root, ".cache", "scaffold", l.Name)
+			fmt.Printf("Running the pinned %s in %s:\n", lessons.ToolName(l.Manifest.Scaffold.Tool), dir)
+			for i, c := range l.Manifest.Scaffold.Commands {
+				if i < len(l.Manifest.Scaffold.Check) {
+					c = append(slices.Clone(c), l.Manifest.Scaffold.Check[i]...)
+				}
+				fmt.Printf("  %s %s\n", lessons.ToolName(l.Manifest.Scaffold.Tool), strings.Join(c, " "))
+			}
+			if err := l.RunScaffold(cmd.Context(), dir, nil); err != nil {
+				return false, err
+			}
+			rel, _ := filepath.Rel(r.root, l.Dir)
+			fmt.Printf("\nDone: that is what the CLI writes (the lesson's README says why each argument). Compare it\n"+
+				"with your project, from the workspace root:\n  diff -r -x bin %s %s\n", filepath.Join(".cache", "scaffold", l.Name), rel)
+			return true, nil
+		},
+	}.command(nil)
 }

@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -265,7 +267,10 @@ func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool
 	if g == nil || toolsDir == "" {
 		return fmt.Errorf("lesson %s generates nothing (no generate in %s, or no tools/go.mod)", l.Number, ManifestFile)
 	}
-	if l.GeneratesFromSolution() && !isolated {
+	if (l.GeneratesFromSolution() || l.Scaffolded()) && !isolated {
+		// lesson 14: the starter has no tags to generate from; lesson 11: the starter keeps the
+		// CLI's files until the learner runs make manifests generate. Either way, what make
+		// generate keeps current is the solution's.
 		return l.generateFromSolution(ctx, out)
 	}
 	for _, step := range g.Steps {
@@ -287,7 +292,7 @@ func (l Lesson) BuildTool(ctx context.Context, tool string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	binary := filepath.Join(root, ".cache", "bin", filepath.Base(tool))
+	binary := filepath.Join(root, ".cache", "bin", ToolName(tool))
 	build := exec.CommandContext(ctx, "go", "build", "-o", binary, tool)
 	build.Dir, build.Env = toolsDir, append(os.Environ(), "GOWORK=off")
 	if b, err := build.CombinedOutput(); err != nil {
@@ -295,6 +300,18 @@ func (l Lesson) BuildTool(ctx context.Context, tool string) (string, error) {
 	}
 	return binary, nil
 }
+
+// ToolName is the name go build gives a tool's binary: its import path's last element, or the
+// one before a major version suffix (sigs.k8s.io/kubebuilder/v4 is kubebuilder).
+func ToolName(tool string) string {
+	name := path.Base(tool)
+	if dir := path.Dir(tool); majorSuffix.MatchString(name) && dir != "." {
+		return path.Base(dir)
+	}
+	return name
+}
+
+var majorSuffix = regexp.MustCompile(`^v[2-9][0-9]*$`)
 
 // runStep builds one generator from the tools module and runs it in src.
 func (l Lesson) runStep(ctx context.Context, step Step, src, out string, isolated bool) error {
@@ -316,7 +333,7 @@ func (l Lesson) runStep(ctx context.Context, step Step, src, out string, isolate
 		run.Env = append(run.Env, "GOWORK=off")
 	}
 	if b, err := run.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s in lesson %s failed: %v\n%s", filepath.Base(step.Tool), strings.Join(args, " "), l.Number, err, b)
+		return fmt.Errorf("%s %s in lesson %s failed: %v\n%s", ToolName(step.Tool), strings.Join(args, " "), l.Number, err, b)
 	}
 	return nil
 }
@@ -344,7 +361,7 @@ func (l Lesson) generateFromSolution(ctx context.Context, out string) error {
 			return err
 		}
 		to := filepath.Join(out, f)
-		if strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
+		if strings.HasPrefix(f, generatedDir+string(filepath.Separator)) || exists(filepath.Join(l.SolutionDir, f)) {
 			to = filepath.Join(l.SolutionDir, f)
 		}
 		if err := writeFile(to, data); err != nil {

@@ -90,7 +90,7 @@ func (l Lesson) RunScaffold(ctx context.Context, dir string, env []string) error
 		// The scratch folder may lie inside the workspace: the scaffold is a module of its own.
 		cmd.Dir, cmd.Env = dir, append(append(os.Environ(), "GOWORK=off"), env...)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s %s failed in %s: %v\n%s", filepath.Base(s.Tool), strings.Join(args, " "), dir, err, out)
+			return fmt.Errorf("%s %s failed in %s: %v\n%s", ToolName(s.Tool), strings.Join(args, " "), dir, err, out)
 		}
 	}
 	return nil
