@@ -73,6 +73,9 @@ var _ = Describe("Exercise 3: status and conditions", harness.Exercise(3), func(
 		op := startOperator(ctx)
 		unschedulable(ctx, op.ns)
 		site := create(ctx, newSite(op.ns, "stuck", 1, v1alpha1.ExposureService))
+		// The Deployment is the operator's part (the operator's wait), its pod the cluster's.
+		Eventually(func(g Gomega) { get(g, ctx, deployment(site)) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
+			"the operator never made the site's Deployment, which this spec needs: exercise 2 comes first")
 		Eventually(func(g Gomega) int32 { return get(g, ctx, deployment(site)).Status.Replicas }).WithContext(ctx).WithTimeout(clusterWait).Should(Equal(int32(1)),
 			"the site's Deployment should have made its pod (it cannot be scheduled, so it never becomes ready): is exercise 2 done?")
 		op.nudge(ctx, site, "pod made") // a reconcile that saw the Deployment's pod
