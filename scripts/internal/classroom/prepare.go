@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"workshop.local/scripts/internal/buildprogress"
@@ -127,11 +128,7 @@ func buildTools(ctx context.Context, root string) error {
 			}
 		}
 	}
-	tools, err := pinnedTools(ctx, all)
-	if err != nil {
-		return err
-	}
-	for _, tool := range tools {
+	for _, tool := range generateTools(all) {
 		fmt.Println("      " + tool)
 		gobin := filepath.Join(root, ".cache", "tools")
 		if err := goCmd(ctx, root, []string{"GOBIN=" + gobin, "GOWORK=off"}, "install", tool); err != nil {
@@ -142,12 +139,33 @@ func buildTools(ctx context.Context, root string) error {
 		if err := scaffoldOnce(ctx, l, nil); err != nil {
 			return err
 		}
+		if err := makeTools(ctx, l); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// pinnedTools are the tools (module/cmd@version) the lessons install by version: go:generate
-// lines, and what a lesson's own Makefile installs (lesson 11's controller-gen and kustomize).
+// makeTools runs the targets of a project lesson's own Makefile that install its tools (lesson
+// 11: make controller-gen kustomize, into its bin/), with the network make prepare has. Its
+// Makefile installs them with go install module@version, which needs the network (or a kit's
+// module proxy) even when the module is cached; installed once, make manifests and make install
+// find them in bin/ and work offline.
+func makeTools(ctx context.Context, l lessons.Lesson) error {
+	if len(l.Manifest.Prepare) == 0 {
+		return nil
+	}
+	fmt.Printf("      %s: make %s (its Makefile's tools, into its bin/)\n", l.Name, strings.Join(l.Manifest.Prepare, " "))
+	cmd := exec.CommandContext(ctx, "make", append([]string{"--no-print-directory", "-C", l.Dir}, l.Manifest.Prepare...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("make %s in lessons/%s: %v\n%s", strings.Join(l.Manifest.Prepare, " "), l.Name, err, text.Tail(string(out), 10, "        "))
+	}
+	return nil
+}
+
+// pinnedTools are the tools (module/cmd@version) the lessons install by version, for make kit to
+// collect: go:generate lines, and what a lesson's own Makefile installs (lesson 11's
+// controller-gen and kustomize).
 func pinnedTools(ctx context.Context, all []lessons.Lesson) ([]string, error) {
 	tools := generateTools(all)
 	for _, l := range all {

@@ -35,8 +35,9 @@ type Manifest struct {
 	Scaffold *Scaffold `json:"scaffold,omitempty"`
 	// Prepare are targets of the lesson's own Makefile that install, with go install
 	// module/cmd@version, tools the learner's make commands need (lesson 11: the controller-gen
-	// and kustomize of make manifests and make install): make prepare installs the same
-	// versions once (so they build offline later), make kit collects their modules.
+	// and kustomize of make manifests and make install): make prepare runs them once, with the
+	// network (go install module@version asks the module proxy even for a cached module), and
+	// make kit collects their modules for a classroom without it.
 	Prepare []string `json:"prepare,omitempty"`
 	// Files are learner files other than Go files, relative to the lesson (lesson 11's sample
 	// manifest, config/samples/...yaml): the solution replaces them, a wrong solution may
