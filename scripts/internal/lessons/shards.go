@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -15,7 +17,9 @@ import (
 // lesson with many failing specs takes about as long as its slowest exercise instead of the sum.
 // Every spec works in a namespace of its own and every suite's setup is idempotent, so the runs
 // share the cluster safely (Ginkgo's -p rests on the same). Each run's output is kept apart and
-// written to r.Output in exercise order once all are done. r.Exercise is ignored.
+// written to r.Output in exercise order once all are done. r.Exercise is ignored. An exercise
+// lesson.yaml lists as alone (lesson 11's exercise 5 uninstalls the CRD the others use) runs
+// after the others, by itself.
 func ExecuteByExercise(ctx context.Context, r Run, binary string, exercises []int) (Result, error) {
 	type shard struct {
 		name, filter string
@@ -31,18 +35,33 @@ func ExecuteByExercise(ctx context.Context, r Run, binary string, exercises []in
 		others = append(others, "!"+label)
 	}
 	shards = append(shards, &shard{name: "other", filter: strings.Join(others, " && ")})
-	done := make(chan struct{}, len(shards))
+	execute := func(s *shard) {
+		run := r
+		run.Output, run.ReportDir = &s.out, filepath.Join(r.ReportDir, "shard-"+s.name)
+		run.ExtraArgs = append(append([]string{}, r.ExtraArgs...), "-ginkgo.label-filter="+s.filter)
+		s.res, s.err = ExecuteCompiled(ctx, run, binary)
+	}
+	var together, alone []*shard
 	for _, s := range shards {
+		n, _ := strconv.Atoi(strings.TrimPrefix(s.name, "exercise-"))
+		if slices.Contains(r.Lesson.Manifest.Alone, n) {
+			alone = append(alone, s)
+		} else {
+			together = append(together, s)
+		}
+	}
+	done := make(chan struct{}, len(together))
+	for _, s := range together {
 		go func() {
-			run := r
-			run.Output, run.ReportDir = &s.out, filepath.Join(r.ReportDir, "shard-"+s.name)
-			run.ExtraArgs = append(append([]string{}, r.ExtraArgs...), "-ginkgo.label-filter="+s.filter)
-			s.res, s.err = ExecuteCompiled(ctx, run, binary)
+			execute(s)
 			done <- struct{}{}
 		}()
 	}
-	for range shards {
+	for range together {
 		<-done
+	}
+	for _, s := range alone {
+		execute(s)
 	}
 	var all Result
 	var errs []error

@@ -64,3 +64,29 @@ func TestExecuteByExerciseRunsOneProcessPerExercise(t *testing.T) {
 		t.Errorf("outputs should come in exercise order, got:\n%s", log)
 	}
 }
+
+// TestAnAloneExerciseRunsAfterTheOthers proves an exercise lesson.yaml lists as alone starts
+// only once every other shard has ended (lesson 11's exercise 5 uninstalls the shared CRD).
+func TestAnAloneExerciseRunsAfterTheOthers(t *testing.T) {
+	events := filepath.Join(t.TempDir(), "events")
+	t.Setenv("SHARD_EVENTS", events)
+	script := "#!/bin/sh\nfor a; do case $a in -ginkgo.json-report=*) out=${a#*=};; -ginkgo.label-filter=*) filter=${a#*=};; esac; done\n" +
+		"echo \"start $filter\" >> \"$SHARD_EVENTS\"\nsleep 0.3\necho \"end $filter\" >> \"$SHARD_EVENTS\"\necho '[{}]' > $out\n"
+	binary := filepath.Join(t.TempDir(), "demo.test")
+	if err := os.WriteFile(binary, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l := fakeLesson(t)
+	l.Manifest.Alone = []int{1}
+	if _, err := ExecuteByExercise(context.Background(), Run{Lesson: l, ReportDir: t.TempDir(), Output: &bytes.Buffer{}}, binary, []int{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 8 || lines[len(lines)-2] != "start exercise-1" || lines[len(lines)-1] != "end exercise-1" {
+		t.Fatalf("exercise 1 should start after the three other shards ended, got:\n%s", data)
+	}
+}
