@@ -119,12 +119,12 @@ func specsCommand() *cobra.Command {
 	var file string
 	return lessonCommand{
 		use: "specs", make: "specs", needLesson: true, needsCluster: true,
-		short: "Prove your own specs (lesson 10): which broken operators they catch",
+		short: "Prove your own specs (lessons 10 and 11): which broken operators they catch",
 		run: func(cmd *cobra.Command, r resolved) (bool, error) {
 			return ownspecs.Prove(cmd.Context(), scratch(r.root), r.lesson, file)
 		},
 	}.command(func(cmd *cobra.Command) {
-		stringFlag(cmd, &file, "file", "FILE", "the spec file to prove (default: the lesson's, my_specs_test.go)")
+		stringFlag(cmd, &file, "file", "FILE", "the spec file to prove (default: the lesson's own-specs file, e.g. my_specs_test.go)")
 	})
 }
 
