@@ -39,6 +39,10 @@ type Manifest struct {
 	// network (go install module@version asks the module proxy even for a cached module), and
 	// make kit collects their modules for a classroom without it.
 	Prepare []string `json:"prepare,omitempty"`
+	// ToolsModule is the folder of the lesson's tools module, relative to the workspace root,
+	// when it cannot be the lesson's tools/: a kubebuilder project (lesson 11) must hold no
+	// other module, or controller-gen's paths=./... walks into it and fails.
+	ToolsModule string `json:"toolsModule,omitempty"`
 	// Files are learner files other than Go files, relative to the lesson (lesson 11's sample
 	// manifest, config/samples/...yaml): the solution replaces them, a wrong solution may
 	// change one, make reset restores them.

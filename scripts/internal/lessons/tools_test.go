@@ -24,3 +24,22 @@ func TestToolsModuleListsItsTools(t *testing.T) {
 		t.Fatalf("want both tools of a tool block, got %v", tools)
 	}
 }
+
+// TestToolsModuleElsewhere proves lesson.yaml's toolsModule (relative to the workspace root)
+// replaces tools/: a kubebuilder project may hold no other module (lesson 11).
+func TestToolsModuleElsewhere(t *testing.T) {
+	l := fakeLesson(t)
+	root := filepath.Dir(filepath.Dir(l.Dir))
+	l.Manifest.ToolsModule = "scripts/lessontools/01-demo"
+	write(t, filepath.Join(root, "scripts", "lessontools", "01-demo", "go.mod"), "module demo/tools\n\ngo 1.26.0\n\ntool sigs.k8s.io/kubebuilder/v4\n")
+	dir, tools := l.ToolsModule()
+	if dir != filepath.Join(root, "scripts", "lessontools", "01-demo") || !slices.Equal(tools, []string{"sigs.k8s.io/kubebuilder/v4"}) {
+		t.Fatalf("want the module lesson.yaml names and kubebuilder, got %q %v", dir, tools)
+	}
+	if got := ToolName("sigs.k8s.io/kubebuilder/v4"); got != "kubebuilder" {
+		t.Errorf("ToolName of a major-version path = %q, want kubebuilder (as go build names it)", got)
+	}
+	if got := ToolName("sigs.k8s.io/controller-tools/cmd/controller-gen"); got != "controller-gen" {
+		t.Errorf("ToolName = %q, want controller-gen", got)
+	}
+}

@@ -40,7 +40,7 @@ const PatchExt = ".patch"
 var (
 	wrongHeader = regexp.MustCompile(`^Wrong \(exercise (\d+)\): (.+)\.$`)
 	kebabName   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	patchedFile = regexp.MustCompile(`^--- a/(\S+\.go)$`)
+	patchedFile = regexp.MustCompile(`^--- a/(\S+)$`) // a learner file: Go, or one lesson.yaml's files lists
 )
 
 // WrongDir is where the lesson's wrong solutions live.
@@ -134,7 +134,7 @@ func (w *Wrong) readHeader(text string) error {
 		}
 	}
 	if len(files) != 1 {
-		return fmt.Errorf("the diff must change exactly one file of the lesson (--- a/<file>.go), it changes %d", len(files))
+		return fmt.Errorf("the diff must change exactly one file of the lesson (--- a/<file>), it changes %d", len(files))
 	}
 	w.File = files[0]
 	return nil
