@@ -64,7 +64,7 @@ func documents(t *testing.T, root string) []string {
 
 var (
 	codeSpan    = regexp.MustCompile("`(make [^`]+)`")
-	makeCommand = regexp.MustCompile(`^make( -s)? [a-z][a-z-]*( +[A-Z_]+=("[^"]*"|\S+))*`)
+	makeCommand = regexp.MustCompile(`^make( -s)? [a-z][a-z0-9-]*( +[A-Z_]+=("[^"]*"|\S+))*`)
 )
 
 // documentedCommands are the make commands in a text's code spans and code blocks, each cut at
@@ -131,8 +131,9 @@ func knownVariables(all []lessons.Lesson) []string {
 	return names
 }
 
-// lessonVariable is a variable a lesson's Makefile declares for its caller to override.
-var lessonVariable = regexp.MustCompile(`(?m)^([A-Z][A-Z_]*) \?=`)
+// lessonVariable is a variable a lesson's Makefile declares, which its caller may override on
+// the command line (`IMG ?= ...`, `export KUBECONFIG := ...`).
+var lessonVariable = regexp.MustCompile(`(?m)^(?:export )?([A-Z][A-Z_]*) [:?]?=`)
 
 // checkDocumented says what is wrong with one documented command, or "".
 func checkDocumented(cmd string, targets, known []string, all []lessons.Lesson) string {

@@ -100,7 +100,7 @@ func variables(root *cobra.Command) [][2]string {
 }
 
 // lessonTarget is a target of a lesson's own Makefile that says what it does: "run: ## text".
-var lessonTarget = regexp.MustCompile(`(?m)^([a-z][a-z-]*):.*## (.+)$`)
+var lessonTarget = regexp.MustCompile(`(?m)^([a-z][a-z0-9-]*):.*## (.+)$`)
 
 // printLessonTargets lists the targets the lesson's own Makefile adds, if any.
 func printLessonTargets(w io.Writer, lesson string) {
