@@ -93,11 +93,18 @@ func (l Lesson) EditableFiles() ([]string, error) {
 		switch {
 		case d.IsDir() && slices.Contains(notLearnerFiles, rel):
 			return filepath.SkipDir
-		case !d.IsDir() && (strings.HasSuffix(rel, ".go") || slices.Contains(l.Manifest.Files, rel)):
+		case !d.IsDir() && strings.HasSuffix(rel, ".go"):
 			files = append(files, rel)
 		}
 		return nil
 	})
+	// lesson.yaml's files: learner files that are not Go, wherever they are (lesson 11's sample
+	// lives under config/, beside the generated manifests).
+	for _, f := range l.Manifest.Files {
+		if _, statErr := os.Stat(filepath.Join(l.SolutionDir, filepath.FromSlash(f))); statErr == nil && !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
 	return files, err
 }
 
