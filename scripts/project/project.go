@@ -77,7 +77,7 @@ func Copy(lessonDir string, o Overlay, dst string) ([]string, error) {
 	if err := copyTree(lessonDir, dst); err != nil {
 		return nil, err
 	}
-	for path, replacement := range o {
+	for path, replacement := range o.underOriginalNames() {
 		rel, err := filepath.Rel(lessonDir, path)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			continue // another lesson's file
@@ -120,6 +120,31 @@ func absoluteReplaces(gomod, lessonDir string) error {
 		return err
 	}
 	return os.WriteFile(gomod, out, 0o644)
+}
+
+// overlaidSuffix is how the tools rename a replaced Go file in an overlay (lessons.OverlaidName):
+// the original deleted, the replacement added as name_overlaid.go, so a binary's recorded file
+// names are never the starter's.
+const overlaidSuffix = "_overlaid.go"
+
+// underOriginalNames undoes that renaming for a copy on disk: there a generator run in the
+// copy (make generate writes zz_generated.deepcopy.go) would otherwise find the file gone and
+// write it again beside its renamed replacement, declaring everything twice.
+func (o Overlay) underOriginalNames() Overlay {
+	files := Overlay{}
+	for path, replacement := range o {
+		if original := strings.TrimSuffix(path, overlaidSuffix) + ".go"; strings.HasSuffix(path, overlaidSuffix) {
+			if deleted, ok := o[original]; ok && deleted == "" {
+				files[original] = replacement
+				continue
+			}
+		}
+		if _, renamed := o[strings.TrimSuffix(path, ".go")+overlaidSuffix]; replacement == "" && renamed {
+			continue // placed under its own name above
+		}
+		files[path] = replacement
+	}
+	return files
 }
 
 // place makes dst the replacement's copy, or removes it for "".

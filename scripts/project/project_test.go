@@ -69,7 +69,10 @@ func TestCopyIsWhatTheOverlaySees(t *testing.T) {
 			t.Errorf("%s in the copy = %q, want %q", path, got, want)
 		}
 	}
-	for _, gone := range []string{"starter.go", "bin/tool"} {
+	if got, _ := os.ReadFile(filepath.Join(dst, "starter.go")); !strings.Contains(string(got), `"solution"`) {
+		t.Errorf("starter.go in the copy should be the solution's file under its own name, got %q", got)
+	}
+	for _, gone := range []string{"starter_overlaid.go", "bin/tool"} {
 		if _, err := os.Stat(filepath.Join(dst, gone)); !os.IsNotExist(err) {
 			t.Errorf("%s should not be in the copy (%v)", gone, err)
 		}

@@ -107,8 +107,19 @@ func collectModules(ctx context.Context, root, stage string) error {
 		return append(append([]string{}, env...), local.BuilderEnv(module, "-modcacherw")...)
 	}
 	workspacePkgs := []string{"list", "-deps", "-test", "./scripts/...", "./lessons/internal/..."}
+	var tags []string
 	for _, l := range all {
-		workspacePkgs = append(workspacePkgs, "./lessons/"+l.Name)
+		// A scaffolded project's packages (lesson 11's cmd, internal/controller) are the learner's
+		// to build too; its specs need their build tag.
+		pattern := "./lessons/" + l.Name
+		if l.Scaffolded() {
+			pattern += "/..."
+		}
+		workspacePkgs = append(workspacePkgs, pattern)
+		tags = append(tags, l.Manifest.Tags...)
+	}
+	if len(tags) > 0 {
+		workspacePkgs = append(workspacePkgs[:3:3], append([]string{"-tags=" + strings.Join(tags, ",")}, workspacePkgs[3:]...)...)
 	}
 	builders := local.BuilderDir(root)
 	runs := []struct {
