@@ -1,0 +1,306 @@
+//go:build workshop
+
+package lesson11
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
+
+	"workshop.local/lessons/internal/harness"
+)
+
+// image is the web servers' image the exercise asks for.
+const image = "registry.k8s.io/pause:3.10"
+
+// clusterWait is how long a spec waits for the cluster's own part (pods scheduled and made
+// ready by the node), apart from the manager's, so a slow node is not blamed on your code.
+const clusterWait = 60 * time.Second
+
+// quiet is how long a spec watches for writes that should not come.
+const quiet = 3 * time.Second
+
+// create creates a Guestbook and returns it as the API server has it.
+func create(ctx context.Context, gb *unstructured.Unstructured) *unstructured.Unstructured {
+	GinkgoHelper()
+	created, err := guestbooks(gb.GetNamespace()).Create(ctx, gb, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred(), "could not create the Guestbook %s"+regenerate, gb.GetName())
+	return created
+}
+
+// changeSpec sets the fields of values in gb's spec, retrying on a conflict with the manager's
+// own writes, and returns the Guestbook's new generation.
+func changeSpec(ctx context.Context, gb *unstructured.Unstructured, values map[string]any) int64 {
+	GinkgoHelper()
+	var generation int64
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		got, err := guestbooks(gb.GetNamespace()).Get(ctx, gb.GetName(), metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		for key, value := range values {
+			if err := unstructured.SetNestedField(got.Object, value, "spec", key); err != nil {
+				return err
+			}
+		}
+		updated, err := guestbooks(gb.GetNamespace()).Update(ctx, got, metav1.UpdateOptions{})
+		if err == nil {
+			generation = updated.GetGeneration()
+		}
+		return err
+	})).To(Succeed())
+	return generation
+}
+
+// page and deployment read gb's children from the API server.
+func page(g Gomega, ctx context.Context, gb *unstructured.Unstructured) *corev1.ConfigMap {
+	cm, err := cluster.Clientset.CoreV1().ConfigMaps(gb.GetNamespace()).Get(ctx, gb.GetName(), metav1.GetOptions{})
+	g.Expect(err).NotTo(HaveOccurred(), "the ConfigMap %s (the page) should exist", gb.GetName())
+	return cm
+}
+
+func deployment(g Gomega, ctx context.Context, gb *unstructured.Unstructured) *appsv1.Deployment {
+	d, err := cluster.Clientset.AppsV1().Deployments(gb.GetNamespace()).Get(ctx, gb.GetName(), metav1.GetOptions{})
+	g.Expect(err).NotTo(HaveOccurred(), "the Deployment %s should exist", gb.GetName())
+	return d
+}
+
+// controlledBy matches an object whose controller reference is gb.
+func controlledBy(gb *unstructured.Unstructured) OmegaMatcher {
+	return WithTransform(func(obj metav1.Object) bool {
+		ref := metav1.GetControllerOf(obj)
+		return ref != nil && ref.UID == gb.GetUID() && ref.Kind == "Guestbook" && ref.APIVersion == group+"/v1"
+	}, BeTrue())
+}
+
+// configMapOf is the name of the ConfigMap a volume holds ("" for another kind of volume).
+func configMapOf(v corev1.Volume) string {
+	if v.ConfigMap == nil {
+		return ""
+	}
+	return v.ConfigMap.Name
+}
+
+// status reads gb's status from the API server.
+func status(g Gomega, ctx context.Context, gb *unstructured.Unstructured) map[string]any {
+	got, err := guestbooks(gb.GetNamespace()).Get(ctx, gb.GetName(), metav1.GetOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	s, _ := got.Object["status"].(map[string]any)
+	return s
+}
+
+// available matches a status whose Available condition has the status s, a reason, and the
+// observedGeneration generation; and whose own observedGeneration is generation too.
+func available(s metav1.ConditionStatus, generation int64) OmegaMatcher {
+	return And(
+		HaveKeyWithValue("observedGeneration", BeNumerically("==", generation)),
+		HaveKeyWithValue("conditions", ContainElement(And(
+			HaveKeyWithValue("type", "Available"),
+			HaveKeyWithValue("status", string(s)),
+			HaveKeyWithValue("reason", Not(BeEmpty())),
+			HaveKeyWithValue("observedGeneration", BeNumerically("==", generation)),
+		))),
+	)
+}
+
+// readyReplicas matches a status whose readyReplicas is n (a status without it counts as 0).
+func readyReplicas(n int) OmegaMatcher {
+	if n == 0 {
+		return Or(Not(HaveKey("readyReplicas")), HaveKeyWithValue("readyReplicas", BeNumerically("==", 0)))
+	}
+	return HaveKeyWithValue("readyReplicas", BeNumerically("==", n))
+}
+
+// waitReady waits until gb's Deployment has n ready replicas: the cluster's part. The
+// Deployment itself is the manager's part, so it gets the manager's wait first.
+func waitReady(ctx context.Context, m *running, gb *unstructured.Unstructured, n int32) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) { deployment(g, ctx, gb) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
+		func() string { return "the manager never made the Deployment " + gb.GetName() + "." + m.diagnosis() })
+	Eventually(func(g Gomega) int32 { return deployment(g, ctx, gb).Status.ReadyReplicas }).WithContext(ctx).WithTimeout(clusterWait).Should(Equal(n),
+		"the cluster did not make %s's web servers ready: is the workshop cluster's node Ready (make cluster-status)?", gb.GetName())
+}
+
+// annotatePage and annotateDeployment put another tool's note on gb's page ConfigMap or
+// Deployment: a change that makes the manager reconcile gb (Owns), and that it must leave alone.
+func annotatePage(ctx context.Context, gb *unstructured.Unstructured) {
+	GinkgoHelper()
+	cms := cluster.Clientset.CoreV1().ConfigMaps(gb.GetNamespace())
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cm := page(Default, ctx, gb)
+		metav1.SetMetaDataAnnotation(&cm.ObjectMeta, noteAnnotation, "page")
+		_, err := cms.Update(ctx, cm, metav1.UpdateOptions{})
+		return err
+	})).To(Succeed())
+}
+
+func annotateDeployment(ctx context.Context, gb *unstructured.Unstructured) {
+	GinkgoHelper()
+	deployments := cluster.Clientset.AppsV1().Deployments(gb.GetNamespace())
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d := deployment(Default, ctx, gb)
+		metav1.SetMetaDataAnnotation(&d.ObjectMeta, noteAnnotation, "deployment")
+		_, err := deployments.Update(ctx, d, metav1.UpdateOptions{})
+		return err
+	})).To(Succeed())
+}
+
+// noteAnnotation is the annotation of "another tool" on a child.
+const noteAnnotation = "example.com/note"
+
+var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
+	BeforeEach(func() { requireManager() })
+
+	It("makes the page ConfigMap and the Deployment, each controlled by the Guestbook", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		m := startManager(ctx, ns, "")
+		gb := create(ctx, newGuestbook(ns, "visitors", map[string]any{
+			"title": "Visitors", "replicas": int64(2), "theme": "dark", "entries": []any{"first!", "hello from Lisbon"},
+		}))
+
+		Eventually(func(g Gomega) {
+			cm := page(g, ctx, gb)
+			g.Expect(cm).To(controlledBy(gb), "the ConfigMap should have the Guestbook as its controller: controllerutil.SetControllerReference (a plain owner reference is not enough for Owns)")
+			g.Expect(cm.Data).To(HaveKeyWithValue("index.html", And(ContainSubstring("Visitors"), ContainSubstring("dark"), ContainSubstring("first!"), ContainSubstring("hello from Lisbon"))),
+				"the ConfigMap's index.html should show the title, the theme and every entry")
+		}).WithContext(ctx).WithTimeout(settle).Should(Succeed(), func() string { return "the page ConfigMap is not right." + m.diagnosis() })
+
+		Eventually(func(g Gomega) {
+			d := deployment(g, ctx, gb)
+			g.Expect(d).To(controlledBy(gb), "the Deployment should have the Guestbook as its controller: controllerutil.SetControllerReference")
+			g.Expect(d.Spec.Replicas).To(HaveValue(Equal(int32(2))), "the Deployment should run spec.replicas web servers")
+			g.Expect(d.Spec.Template.Spec.Containers).To(ContainElement(HaveField("Image", image)), "the web servers' image should be %s", image)
+			g.Expect(d.Spec.Template.Spec.Volumes).To(ContainElement(WithTransform(configMapOf, Equal(gb.GetName()))), "the pods should mount the page ConfigMap (a volume of it)")
+		}).WithContext(ctx).WithTimeout(settle).Should(Succeed(), func() string { return "the Deployment is not right." + m.diagnosis() })
+	}, SpecTimeout(harness.Timeout))
+
+	It("follows changes of the Guestbook, and puts back a child changed or deleted by hand", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		m := startManager(ctx, ns, "")
+		gb := create(ctx, newGuestbook(ns, "visitors", map[string]any{"title": "Visitors", "replicas": int64(1)}))
+		Eventually(func(g Gomega) { deployment(g, ctx, gb); page(g, ctx, gb) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
+			func() string { return "the manager never made the Guestbook's children." + m.diagnosis() })
+
+		changeSpec(ctx, gb, map[string]any{"replicas": int64(3), "entries": []any{"a new entry"}})
+		Eventually(func(g Gomega) {
+			g.Expect(deployment(g, ctx, gb).Spec.Replicas).To(HaveValue(Equal(int32(3))), "the Deployment's replicas should follow spec.replicas (3)")
+			g.Expect(page(g, ctx, gb).Data).To(HaveKeyWithValue("index.html", ContainSubstring("a new entry")), "the page should show the new entry")
+		}).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
+			func() string {
+				return "a change of the Guestbook should reach its children: update what exists (controllerutil.CreateOrUpdate), not only create what is missing." + m.diagnosis()
+			})
+
+		Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			scaled := deployment(Default, ctx, gb)
+			scaled.Spec.Replicas = new(int32(1))
+			_, err := cluster.Clientset.AppsV1().Deployments(ns).Update(ctx, scaled, metav1.UpdateOptions{})
+			return err
+		})).To(Succeed())
+		Eventually(func(g Gomega) *int32 { return deployment(g, ctx, gb).Spec.Replicas }).WithContext(ctx).WithTimeout(settle).Should(HaveValue(Equal(int32(3))),
+			func() string {
+				return "someone scaled the Deployment to 1 by hand: the manager should set it back to the Guestbook's 3 (Owns(&appsv1.Deployment{}) brings the change to the Guestbook)." + m.diagnosis()
+			})
+
+		old := page(Default, ctx, gb)
+		Expect(cluster.Clientset.CoreV1().ConfigMaps(ns).Delete(ctx, old.Name, metav1.DeleteOptions{})).To(Succeed())
+		Eventually(func(g Gomega) types.UID { return page(g, ctx, gb).UID }).WithContext(ctx).WithTimeout(settle).ShouldNot(Equal(old.UID),
+			func() string {
+				return "someone deleted the page ConfigMap: the manager should make it again (Owns(&corev1.ConfigMap{}) in SetupWithManager brings its deletion to the Guestbook)." + m.diagnosis()
+			})
+	}, SpecTimeout(harness.Timeout))
+
+	It("reports observedGeneration, readyReplicas and Available through the status subresource", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		m := startManager(ctx, ns, "")
+		gb := create(ctx, newGuestbook(ns, "visitors", map[string]any{"title": "Visitors", "replicas": int64(1)}))
+		waitReady(ctx, m, gb, 1)
+		Eventually(status).WithArguments(ctx, gb).WithContext(ctx).WithTimeout(settle).Should(And(available(metav1.ConditionTrue, 1), readyReplicas(1)),
+			func() string {
+				return "with its one web server ready: observedGeneration 1 (the status's and the Available condition's), readyReplicas 1, Available True with a reason (meta.SetStatusCondition), written with r.Status()." + m.diagnosis()
+			})
+
+		generation := changeSpec(ctx, gb, map[string]any{"replicas": int64(2)})
+		waitReady(ctx, m, gb, 2)
+		Eventually(status).WithArguments(ctx, gb).WithContext(ctx).WithTimeout(settle).Should(And(available(metav1.ConditionTrue, generation), readyReplicas(2)),
+			func() string {
+				return "after a change of the spec, observedGeneration (the status's and the condition's) should follow metadata.generation, and readyReplicas the Deployment's." + m.diagnosis()
+			})
+
+		// New entries change the Guestbook but not its Deployment, whose generation stays.
+		generation = changeSpec(ctx, gb, map[string]any{"entries": []any{"hello"}})
+		Eventually(status).WithArguments(ctx, gb).WithContext(ctx).WithTimeout(settle).Should(available(metav1.ConditionTrue, generation),
+			func() string {
+				return "after a change of the entries alone, observedGeneration (the status's and the condition's) should be the Guestbook's metadata.generation: the status describes the Guestbook's spec, not the Deployment's." + m.diagnosis()
+			})
+	}, SpecTimeout(harness.Timeout))
+
+	It("is not Available while its web servers are not ready", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		unschedulable(ctx, ns)
+		m := startManager(ctx, ns, "")
+		gb := create(ctx, newGuestbook(ns, "stuck", map[string]any{"title": "Stuck", "replicas": int64(1)}))
+		Eventually(func(g Gomega) int32 { return deployment(g, ctx, gb).Status.Replicas }).WithContext(ctx).WithTimeout(clusterWait).Should(Equal(int32(1)),
+			func() string {
+				return "the Guestbook's Deployment should have made its pod (which cannot be scheduled, so it never becomes ready)." + m.diagnosis()
+			})
+		Eventually(status).WithArguments(ctx, gb).WithContext(ctx).WithTimeout(settle).Should(And(available(metav1.ConditionFalse, 1), readyReplicas(0)),
+			func() string {
+				return "the Deployment has made its pod but none is ready (its status.replicas 1, status.readyReplicas 0): readyReplicas 0 (the Deployment's readyReplicas, not its replicas nor the spec's), Available False with a reason." + m.diagnosis()
+			})
+	}, SpecTimeout(harness.Timeout))
+
+	It("writes nothing when nothing changed", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		m := startManager(ctx, ns, "")
+		gb := create(ctx, newGuestbook(ns, "visitors", map[string]any{"title": "Visitors", "replicas": int64(1), "entries": []any{"hi"}}))
+		waitReady(ctx, m, gb, 1)
+		Eventually(status).WithArguments(ctx, gb).WithContext(ctx).WithTimeout(settle).Should(And(available(metav1.ConditionTrue, 1), readyReplicas(1)),
+			func() string { return "the Guestbook never became Available (see the status spec)." + m.diagnosis() })
+
+		children := []string{"guestbooks", "configmaps", "deployments"}
+		m.requests.reset()
+		Consistently(func() []string { return m.writes(children...) }).WithContext(ctx).WithTimeout(quiet).Should(BeEmpty(),
+			"with the Guestbook and its children as they should be, the manager should write nothing: does Reconcile ask to be called again (Result.RequeueAfter) and write each time?")
+
+		annotatePage(ctx, gb)
+		Consistently(func() []string { return m.writes(children...) }).WithContext(ctx).WithTimeout(quiet).Should(BeEmpty(),
+			"another tool annotated the page ConfigMap, which makes the manager reconcile the Guestbook (Owns): with everything as it should be, that reconcile should write nothing, yet it sent the writes below. Compare before you write: CreateOrUpdate does, if its function sets only the fields the controller decides (the API server fills in defaults in a Deployment's pod template that a fresh template lacks, so setting the whole template writes every time); and write the status only when it changed")
+
+		annotateDeployment(ctx, gb)
+		Consistently(func() []string { return m.writes(children...) }).WithContext(ctx).WithTimeout(quiet).Should(BeEmpty(),
+			"another tool annotated the Deployment, which makes the manager reconcile the Guestbook (Owns): that reconcile should write nothing, yet it sent the writes below; set only the fields the controller decides, and write the status only when it changed")
+		Expect(page(Default, ctx, gb).Annotations).To(HaveKey(noteAnnotation), "the manager removed another tool's annotation from the page ConfigMap: set the fields the controller owns, keep the rest")
+	}, SpecTimeout(harness.Timeout))
+})
+
+// unschedulable makes every pod created in ns from now on request more CPU than any node has (a
+// LimitRange's default request), so the scheduler never places it and it never becomes ready.
+// It returns once the API server applies the default (a dry-run pod gets it).
+func unschedulable(ctx SpecContext, ns string) {
+	GinkgoHelper()
+	huge := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1000")}
+	limits := &corev1.LimitRange{
+		ObjectMeta: metav1.ObjectMeta{Name: "unschedulable"},
+		Spec:       corev1.LimitRangeSpec{Limits: []corev1.LimitRangeItem{{Type: corev1.LimitTypeContainer, DefaultRequest: huge, Default: huge}}},
+	}
+	_, err := cluster.Clientset.CoreV1().LimitRanges(ns).Create(ctx, limits, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	Eventually(func(g Gomega) corev1.ResourceList {
+		probe := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: "probe"},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "probe", Image: image}}},
+		}
+		created, err := cluster.Clientset.CoreV1().Pods(ns).Create(ctx, probe, dryRun)
+		g.Expect(err).NotTo(HaveOccurred())
+		return created.Spec.Containers[0].Resources.Requests
+	}).WithContext(ctx).WithTimeout(settle).Should(HaveKey(corev1.ResourceCPU), "the API server did not apply the LimitRange's default CPU request")
+}
