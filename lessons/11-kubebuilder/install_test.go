@@ -69,6 +69,12 @@ var _ = Describe("Exercise 5: make install, make run, a sample, make uninstall",
 		p := newProjectCopy(ctx, root)
 		ns := cluster.Namespace(ctx, prefix)
 
+		By("kubectl apply --dry-run=server -n " + ns + " -f " + sampleFile)
+		// First the API server judges your sample against the CRD the suite installed (the one
+		// make install would install): a sample it refuses fails here, in seconds, not after
+		// make install and make run.
+		p.applySample(ctx, ns, "--dry-run=server")
+
 		By("make install, on a cluster without the Guestbook CRD")
 		// The suite installed your CRD; it goes first, so that what follows proves that make
 		// install makes it. The JustAfterEach below puts the suite's back for the other specs.
@@ -314,18 +320,20 @@ func (p *projectCopy) makeTarget(ctx context.Context, wait time.Duration, target
 }
 
 // applySample applies your sample into namespace ns with kubectl, as you would with
-// `kubectl apply -n <ns> -f config/samples/webapp_v1_guestbook.yaml`, and returns it as read.
-func (p *projectCopy) applySample(ctx context.Context, ns string) *unstructured.Unstructured {
+// `kubectl apply -n <ns> -f config/samples/webapp_v1_guestbook.yaml` (flags such as
+// --dry-run=server added), and returns it as read.
+func (p *projectCopy) applySample(ctx context.Context, ns string, flags ...string) *unstructured.Unstructured {
 	GinkgoHelper()
 	path := filepath.Join(p.dir, sampleFile)
 	data, err := os.ReadFile(path)
 	Expect(err).NotTo(HaveOccurred(), "%s should exist", sampleFile)
 	sample := &unstructured.Unstructured{}
 	Expect(yaml.Unmarshal(data, &sample.Object)).To(Succeed(), "%s should be YAML", sampleFile)
-	cmd := exec.CommandContext(ctx, p.kubectl, "apply", "-n", ns, "-f", sampleFile)
+	args := append(append([]string{"apply", "-n", ns}, flags...), "-f", sampleFile)
+	cmd := exec.CommandContext(ctx, p.kubectl, args...)
 	cmd.Dir, cmd.Env = p.dir, p.env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		Fail(fmt.Sprintf("kubectl apply -n %s -f %s refused your sample (%v): %s", ns, sampleFile, err, strings.TrimSpace(string(out))))
+		Fail(fmt.Sprintf("kubectl %s refused your sample (%v): %s", strings.Join(args, " "), err, strings.TrimSpace(string(out))))
 	}
 	Expect(sample.GetName()).NotTo(BeEmpty(), "your sample should have a metadata.name")
 	return sample
