@@ -21,9 +21,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
 
 	"workshop.local/lessons/internal/harness"
@@ -197,8 +194,8 @@ type projectCopy struct {
 	kubeconfig string
 }
 
-// newProjectCopy copies the project (project.Copy: your files, or the overlay's), writes a
-// kubeconfig for the workshop cluster, and finds a kubectl at the server's version. The tools
+// newProjectCopy copies the project (project.Copy: your files, or the overlay's), points it at
+// the kubeconfig the suite connected with, and finds a kubectl at the server's version. The tools
 // the Makefile installs (controller-gen, kustomize) go to a folder of the workspace's cache, so
 // that a machine installs them once, not once per check.
 func newProjectCopy(ctx context.Context, root string) *projectCopy {
@@ -208,10 +205,11 @@ func newProjectCopy(ctx context.Context, root string) *projectCopy {
 	lesson, err := os.Getwd()
 	Expect(err).NotTo(HaveOccurred())
 	tmp := GinkgoT().TempDir()
-	p := &projectCopy{dir: filepath.Join(tmp, "guestbook"), kubeconfig: filepath.Join(tmp, "kubeconfig")}
+	p := &projectCopy{dir: filepath.Join(tmp, "guestbook")}
 	goEnv, err := project.Copy(lesson, overlay, p.dir)
 	Expect(err).NotTo(HaveOccurred(), "could not copy the project")
-	writeKubeconfig(cluster.Config, p.kubeconfig)
+	p.kubeconfig, err = workspace.Kubeconfig()
+	Expect(err).NotTo(HaveOccurred())
 
 	p.kubectl, err = project.Kubectl(ctx, root, GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred(), "no kubectl to give make install")
@@ -277,28 +275,6 @@ func seedTools(localbin, lessonBin string) {
 			Expect(os.Symlink(versioned, link)).To(Succeed(), "could not link %s (version %s)", link, version)
 		}
 	}
-}
-
-// writeKubeconfig writes a kubeconfig for cfg (the workshop cluster, as the suite connected to
-// it) to path: kubectl and your manager under make run read it through KUBECONFIG.
-func writeKubeconfig(cfg *rest.Config, path string) {
-	GinkgoHelper()
-	kc := clientcmdapi.NewConfig()
-	kc.Clusters["workshop"] = &clientcmdapi.Cluster{
-		Server:                   cfg.Host,
-		CertificateAuthority:     cfg.CAFile,
-		CertificateAuthorityData: cfg.CAData,
-		TLSServerName:            cfg.ServerName,
-		InsecureSkipTLSVerify:    cfg.Insecure,
-	}
-	kc.AuthInfos["workshop"] = &clientcmdapi.AuthInfo{
-		ClientCertificate: cfg.CertFile, ClientCertificateData: cfg.CertData,
-		ClientKey: cfg.KeyFile, ClientKeyData: cfg.KeyData,
-		Token: cfg.BearerToken, TokenFile: cfg.BearerTokenFile,
-	}
-	kc.Contexts["workshop"] = &clientcmdapi.Context{Cluster: "workshop", AuthInfo: "workshop"}
-	kc.CurrentContext = "workshop"
-	Expect(clientcmd.WriteToFile(*kc, path)).To(Succeed())
 }
 
 // makeTarget runs `make target` in the copy, as you would in lessons/11-kubebuilder, and fails
