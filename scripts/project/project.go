@@ -104,22 +104,28 @@ func absoluteReplaces(gomod, lessonDir string) error {
 	if err != nil {
 		return err
 	}
-	f, err := modfile.Parse(gomod, data, nil)
-	if err != nil {
+	if data, err = AbsoluteReplaces(data, lessonDir); err != nil {
 		return err
+	}
+	return os.WriteFile(gomod, data, 0o644)
+}
+
+// AbsoluteReplaces rewrites a go.mod's replaces to local folders as absolute paths from dir: a
+// copy of a lesson's module elsewhere (here, and the generators' scratch module) still finds
+// the harness and the scripts module.
+func AbsoluteReplaces(gomod []byte, dir string) ([]byte, error) {
+	f, err := modfile.Parse("go.mod", gomod, nil)
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range f.Replace {
 		if modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
-			if err := f.AddReplace(r.Old.Path, r.Old.Version, filepath.Join(lessonDir, r.New.Path), ""); err != nil {
-				return err
+			if err := f.AddReplace(r.Old.Path, r.Old.Version, filepath.Join(dir, r.New.Path), ""); err != nil {
+				return nil, err
 			}
 		}
 	}
-	out, err := f.Format()
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(gomod, out, 0o644)
+	return f.Format()
 }
 
 // overlaidSuffix is how the tools rename a replaced Go file in an overlay (lessons.OverlaidName):

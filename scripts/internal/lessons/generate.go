@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/mod/modfile"
+	"workshop.local/scripts/project"
 )
 
 // Generated files: a lesson whose lesson.yaml declares `generate` (lesson 10: controller-gen
@@ -132,7 +132,7 @@ func (l Lesson) copyPackage(dst string, overlay map[string]string) (map[string]b
 			return err
 		}
 		if rel == "go.mod" {
-			if data, err = absoluteReplaces(data, l.Dir); err != nil {
+			if data, err = project.AbsoluteReplaces(data, l.Dir); err != nil {
 				return err
 			}
 		}
@@ -140,23 +140,6 @@ func (l Lesson) copyPackage(dst string, overlay map[string]string) (map[string]b
 		return writeFile(filepath.Join(dst, rel), data)
 	})
 	return copied, err
-}
-
-// absoluteReplaces rewrites a go.mod's replaces to local folders as absolute paths from dir.
-func absoluteReplaces(gomod []byte, dir string) ([]byte, error) {
-	f, err := modfile.Parse("go.mod", gomod, nil)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range f.Replace {
-		if modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
-			abs := filepath.Join(dir, r.New.Path)
-			if err := f.AddReplace(r.Old.Path, r.Old.Version, abs, ""); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return f.Format()
 }
 
 // GenerateOverlay regenerates the lesson's files for the code overlay puts in place and adds
