@@ -183,6 +183,21 @@ var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 		}).WithContext(ctx).WithTimeout(settle).Should(Succeed(), func() string { return "the Deployment is not right." + m.diagnosis() })
 	}, SpecTimeout(harness.Timeout))
 
+	It("lets a deleted Guestbook go without an error", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		m := startManager(ctx, ns, "")
+		gb := create(ctx, newGuestbook(ns, "visitors", map[string]any{"title": "Visitors", "replicas": int64(1)}))
+		Eventually(func(g Gomega) { deployment(g, ctx, gb); page(g, ctx, gb) }).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
+			func() string { return "the Guestbook's children were never made." + m.diagnosis() })
+
+		// Its deletion is an event too: the next reconcile finds the Guestbook gone.
+		Expect(guestbooks(ns).Delete(ctx, gb.GetName(), metav1.DeleteOptions{})).To(Succeed())
+		Consistently(func() string { return m.log.String() }).WithContext(ctx).WithTimeout(quiet).ShouldNot(
+			And(ContainSubstring("Reconciler error"), ContainSubstring("not found")),
+			"a reconcile of the deleted Guestbook returned an error (see the manager's log below), and controller-runtime retries it with a growing back-off: "+
+				"a Guestbook that is gone is nothing to do (client.IgnoreNotFound), its children go with the garbage collector")
+	}, SpecTimeout(harness.Timeout))
+
 	It("follows changes of the Guestbook, and puts back a child changed or deleted by hand", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, prefix)
 		m := startManager(ctx, ns, "")
