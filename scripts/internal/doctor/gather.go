@@ -147,9 +147,15 @@ func staleLessonPackages(ctx context.Context, root, goproxy string) (int, int, s
 		return 0, 0, err.Error()
 	}
 	args := []string{"list", "-deps", "-test", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Stale}}"}
+	var tags, pkgs []string
 	for _, l := range all {
-		args = append(args, "./lessons/"+l.Name)
+		pkgs = append(pkgs, "./lessons/"+l.Name)
+		tags = append(tags, l.Manifest.Tags...) // lesson 11's specs: //go:build workshop
 	}
+	if len(tags) > 0 {
+		args = append(args, "-tags="+strings.Join(tags, ","))
+	}
+	args = append(args, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOPROXY="+goproxy)
 	var stderr strings.Builder
