@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"workshop.local/scripts/internal/lessons"
@@ -34,24 +35,31 @@ func Test(ctx context.Context, root, scratch, only string) (bool, error) {
 		all = []lessons.Lesson{lesson}
 	}
 	t := &tester{root: root, scratch: scratch, lessons: all}
-	checks := t.staticChecks()
-	checks = append(checks, t.toolingChecks()...)
-	for _, l := range all {
-		checks = append(checks, t.lessonChecks(l)...)
-	}
 	passed, failed := 0, 0
-	for _, c := range checks {
+	run := func(c check) {
 		start := time.Now()
 		detail, err := c.run(ctx)
 		took := time.Since(start).Round(100 * time.Millisecond)
+		t.mu.Lock()
+		defer t.mu.Unlock()
 		if err != nil {
 			failed++
 			fmt.Printf("FAIL  %s (%s)\n%s\n", c.name, took, indent(err.Error()))
-			continue
+			return
 		}
 		passed++
 		fmt.Printf("PASS  %s: %s (%s)\n", c.name, detail, took)
 	}
+	// The static checks first, one by one: go vet compiles every package the lessons' builds
+	// then find in Go's build cache.
+	for _, c := range t.staticChecks() {
+		run(c)
+	}
+	chains := [][]check{t.toolingChecks()}
+	for _, l := range all {
+		chains = append(chains, t.lessonChecks(l))
+	}
+	runChains(chains, lessonLanes, run)
 	t.printWrongSummary()
 	fmt.Printf("\n%d passed, %d failed\n", passed, failed)
 	return failed == 0, nil
@@ -62,6 +70,7 @@ type tester struct {
 	root, scratch string
 	lessons       []lessons.Lesson
 
+	mu sync.Mutex // the report's lines and the counts below: lanes run checks side by side
 	// The wrong solutions proven so far, for the summary line.
 	wrongTotal, wrongCaught int
 	wrongMissed             []string

@@ -127,7 +127,7 @@ func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.W
 		return compiled{wrong: w, err: err, applied: true}
 	}
 	binary := filepath.Join(dir, w.Name+".test")
-	err = lessons.Compile(ctx, l, overlayFile, binary)
+	err = withBuildSlot(ctx, func() error { return lessons.Compile(ctx, l, overlayFile, binary) })
 	if err != nil {
 		binary = ""
 	}
@@ -224,6 +224,8 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 		}
 		// One failing spec is a verdict: stop there (make test-wrong runs them all, for authors).
 		proofs := proveWrong(ctx, t.scratch, l, list, true, func(proof) {})
+		t.mu.Lock()
+		defer t.mu.Unlock()
 		var problems []string
 		n := 0
 		for _, p := range proofs {
