@@ -126,6 +126,17 @@ func (m *running) diagnosis() string {
 	return " The manager's log is printed below the failure."
 }
 
+// notFoundErrors counts the reconciles whose error the manager logged as "not found".
+func notFoundErrors(m *running) int {
+	n := 0
+	for _, line := range strings.Split(m.log.String(), "\n") {
+		if strings.Contains(line, "Reconciler error") && strings.Contains(line, "not found") {
+			n++
+		}
+	}
+	return n
+}
+
 // writes are the writes the manager sent since the log was reset to objects of namespace ns
 // whose resource (guestbooks, configmaps, deployments...) is one of resources, each as
 // "METHOD path".
