@@ -152,6 +152,9 @@ func (l Lesson) GenerateOverlay(ctx context.Context, overlay map[string]string, 
 	if !l.Generates() || l.GeneratesFromSolution() { // from the solution: nothing of its own to overlay
 		return false, nil
 	}
+	if l.onlyBodiesChanged(overlay) { // it generates the solution's files, which overlay holds
+		return false, nil
+	}
 	files, err := l.Generate(ctx, overlay, out)
 	if err != nil {
 		return false, err

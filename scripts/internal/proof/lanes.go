@@ -31,8 +31,8 @@ func withBuildSlot(ctx context.Context, build func() error) error {
 
 // runChains runs each chain's checks in order, lanes chains at a time. The chains are taken
 // from both ends of the list: one lane works from the first (the tooling, the early lessons)
-// and the other from the last, since the later lessons are the long ones; starting those first
-// keeps a long lesson from running alone at the end.
+// and the other from the last, where make test puts the long ones (longestLast); starting those
+// first keeps a long lesson from running alone at the end.
 func runChains(chains [][]check, lanes int, run func(check)) {
 	var mu sync.Mutex
 	front, back := 0, len(chains)-1
