@@ -31,10 +31,8 @@ func withBuildSlot(ctx context.Context, build func() error) error {
 
 // runChains runs each chain's checks in order, lanes chains at a time. The chains are taken
 // from both ends of the list: one lane works from the first (the tooling, the early lessons)
-// and the other from the last (the later lessons are the longer ones). Measured on a cold run:
-// in number order the second lane started with 14, 13, 12, 11 and ended with 10, proving it
-// alone for 6 minutes (63 min in all); with 10 and 11 moved to the end of the list it ended
-// with 13 and 12 instead, longer (docs/benchmarks.md).
+// and the other from the last, where make test puts the long ones (longestLast); starting those
+// first keeps a long lesson from running alone at the end.
 func runChains(chains [][]check, lanes int, run func(check)) {
 	var mu sync.Mutex
 	front, back := 0, len(chains)-1

@@ -5,8 +5,10 @@
 package proof
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -56,13 +58,31 @@ func Test(ctx context.Context, root, scratch, only string) (bool, error) {
 		run(c)
 	}
 	chains := [][]check{t.toolingChecks()}
-	for _, l := range all {
+	for _, l := range longestLast(all) {
 		chains = append(chains, t.lessonChecks(l))
 	}
 	runChains(chains, lessonLanes, run)
 	t.printWrongSummary()
 	fmt.Printf("\n%d passed, %d failed\n", passed, failed)
 	return failed == 0, nil
+}
+
+// longestLast orders the lessons for runChains, whose second lane starts from the end: lessons
+// with an exercise whose specs the learner writes (10 and 11, each also a project with a
+// manager to build and run) take the longest to prove, so they go last, the rest in order.
+func longestLast(all []lessons.Lesson) []lessons.Lesson {
+	ordered := slices.Clone(all)
+	slices.SortStableFunc(ordered, func(a, b lessons.Lesson) int {
+		return cmp.Compare(weight(a), weight(b))
+	})
+	return ordered
+}
+
+func weight(l lessons.Lesson) int {
+	if l.OwnSpecs() != nil {
+		return 1
+	}
+	return 0
 }
 
 // tester holds what the checks share.
