@@ -10,9 +10,10 @@ import (
 )
 
 // Code generators read a package's declarations and comments, never a function's statements:
-// controller-gen its types, fields and markers (// +kubebuilder:..., wherever they are),
-// code-generator its types and tags. A wrong solution that changes only what functions do
-// generates exactly what the solution generates, so the generators need not run for it.
+// controller-gen its types, fields and markers (// +kubebuilder:... comments), code-generator
+// its types and comment tags. A wrong solution that changes only what functions do generates
+// exactly what the solution generates, so the generators need not run for it. Every comment is
+// compared, those inside function bodies too, so a marker moved anywhere still counts.
 
 // onlyBodiesChanged says whether every file the overlay puts in place other than the solution's
 // is a Go file that differs from the solution's only inside function bodies.
