@@ -65,7 +65,7 @@ func TestKitProofOfflineClone(t *testing.T) {
 		t.Fatal(err)
 	}
 	// make kit packs this machine's cluster binaries. make test has them (it starts the local
-	// cluster first); a maintainer on kind may not: skipped there, never in CI.
+	// cluster before the tooling's tests); a maintainer on kind may not: skipped there, never in CI.
 	machineBins, err := local.DefaultBinaries(root)
 	if err != nil {
 		t.Fatal(err)

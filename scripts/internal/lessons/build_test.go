@@ -37,9 +37,10 @@ func TestCompileErrorsAreAttributedToExercises(t *testing.T) {
 	}
 }
 
-// TestRaceLessonWithoutCgoSaysWhatToInstall: a lesson built with -race on a machine without a C
-// compiler must not be reported as "does not compile" with go's cgo message, but say what to
-// install.
+// TestRaceLessonWithoutCgoSaysWhatToInstall: a lesson built with -race on a machine without cgo
+// must not be reported as "does not compile" with go's cgo message, but say what to install.
+// CGO_ENABLED=0 makes go refuse at once; a missing C compiler (the other way, which
+// TestRaceNeedsCgo covers) would first compile much of the lesson's dependencies with -race.
 func TestRaceLessonWithoutCgoSaysWhatToInstall(t *testing.T) {
 	root, err := workspace.Root()
 	if err != nil {
@@ -52,7 +53,7 @@ func TestRaceLessonWithoutCgoSaysWhatToInstall(t *testing.T) {
 	if !l.Manifest.Race {
 		t.Skip("lesson 13 no longer builds with -race")
 	}
-	t.Setenv("CC", "no-such-c-compiler")
+	t.Setenv("CGO_ENABLED", "0")
 	err = Build(t.Context(), l, BuildOptions{Binary: filepath.Join(t.TempDir(), "l.test")})
 	var be *BuildError
 	if err == nil || errors.As(err, &be) {
@@ -61,6 +62,19 @@ func TestRaceLessonWithoutCgoSaysWhatToInstall(t *testing.T) {
 	for _, want := range []string{"race detector", "C compiler", "apt install gcc", "make doctor"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// TestRaceNeedsCgo: go's words for both ways -race cannot build, and a compile error that is not.
+func TestRaceNeedsCgo(t *testing.T) {
+	for out, want := range map[string]bool{
+		"go: -race requires cgo; enable cgo by setting CGO_ENABLED=1":                                                                       true,
+		"# runtime/cgo\ncgo: C compiler \"no-such-c-compiler\" not found: exec: \"no-such-c-compiler\": executable file not found in $PATH": true,
+		"./store.go:12:3: undefined: mu": false,
+	} {
+		if got := raceNeedsCgo(out); got != want {
+			t.Errorf("raceNeedsCgo(%q) = %v, want %v", out, got, want)
 		}
 	}
 }

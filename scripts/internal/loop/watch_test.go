@@ -23,7 +23,7 @@ import (
 // These tests drive `make watch` as a learner would, against the workshop cluster, on a scratch
 // copy of lesson 01 (the real lesson files are never touched): in a real terminal (tmux: keys
 // sent, the pane read back), and through a pipe. They skip when tmux or the cluster is missing;
-// `make test` starts the cluster first, so there they run.
+// `make test` starts the cluster before the tooling's tests, so there they run.
 
 // TestWatchInATerminal edits exercise 1 to its solution and expects the pass and the move to
 // exercise 2, then presses h (a hint), r and y (a reset, with a backup) and q.
