@@ -1,11 +1,14 @@
 package doctor
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
 	"workshop.local/scripts/internal/cluster/kind"
 	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/workspace"
 )
 
@@ -192,5 +195,24 @@ func TestCountStaleLeavesOutTestMainsAndPlainVariants(t *testing.T) {
 		"sigs.k8s.io/b\tb\ttrue\n"
 	if n := countStale(listing); n != 1 {
 		t.Errorf("want 1 stale package (sigs.k8s.io/b), got %d", n)
+	}
+}
+
+// TestByTestFlagsAsksGoListAsMakeCheckBuilds: lesson 13's specs build with -race, which compiles
+// another variant of every package; listing it without -race would count packages never built.
+func TestByTestFlagsAsksGoListAsMakeCheckBuilds(t *testing.T) {
+	groups := byTestFlags([]lessons.Lesson{
+		{Name: "01-gvk-gvr"},
+		{Name: "11-kubebuilder", Manifest: lessons.Manifest{Tags: []string{"workshop"}}},
+		{Name: "12-webhooks"},
+		{Name: "13-observability", Manifest: lessons.Manifest{Race: true}},
+	})
+	want := map[string][]string{
+		"":               {"./lessons/01-gvk-gvr", "./lessons/12-webhooks"},
+		"-tags=workshop": {"./lessons/11-kubebuilder"},
+		"-race":          {"./lessons/13-observability"},
+	}
+	if !maps.EqualFunc(groups, want, slices.Equal) {
+		t.Errorf("got %v, want %v", groups, want)
 	}
 }

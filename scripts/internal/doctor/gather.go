@@ -146,25 +146,32 @@ func staleLessonPackages(ctx context.Context, root, goproxy string) (int, int, s
 	if err != nil {
 		return 0, 0, err.Error()
 	}
-	args := []string{"list", "-deps", "-test", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Stale}}"}
-	var tags, pkgs []string
+	stale := 0
+	for flags, pkgs := range byTestFlags(all) {
+		args := append([]string{"list", "-deps", "-test", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Stale}}"}, strings.Fields(flags)...)
+		cmd := exec.CommandContext(ctx, "go", append(args, pkgs...)...)
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "GOPROXY="+goproxy)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return len(all), 0, lastLine(stderr.String())
+		}
+		stale += countStale(string(out))
+	}
+	return len(all), stale, ""
+}
+
+// byTestFlags groups the lessons' packages by the flags make check builds their specs with:
+// lesson 11's build tag, lesson 13's -race, which compiles another variant of every package.
+// Asked without them, go list would count packages make check never builds.
+func byTestFlags(all []lessons.Lesson) map[string][]string {
+	groups := map[string][]string{}
 	for _, l := range all {
-		pkgs = append(pkgs, "./lessons/"+l.Name)
-		tags = append(tags, l.Manifest.Tags...) // lesson 11's specs: //go:build workshop
+		flags := strings.Join(l.TestFlags(), " ")
+		groups[flags] = append(groups[flags], "./lessons/"+l.Name)
 	}
-	if len(tags) > 0 {
-		args = append(args, "-tags="+strings.Join(tags, ","))
-	}
-	args = append(args, pkgs...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir, cmd.Env = root, append(os.Environ(), "GOPROXY="+goproxy)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return len(all), 0, lastLine(stderr.String())
-	}
-	return len(all), countStale(string(out)), ""
+	return groups
 }
 
 // countStale counts stale packages in go list's "path\tname\tstale" lines, leaving out what a
