@@ -39,28 +39,40 @@ func Test(ctx context.Context, root, scratch, only string, startCluster func(con
 	}
 	t := &tester{root: root, scratch: scratch, lessons: all}
 	passed, failed := 0, 0
-	run := func(c check) {
+	runIn := func(ctx context.Context, c check) {
 		start := time.Now()
 		detail, err := c.run(ctx)
 		took := time.Since(start).Round(100 * time.Millisecond)
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return // stopped, not failed: interrupted, or the cluster could not start
+		case err != nil:
 			failed++
 			fmt.Printf("FAIL  %s (%s)\n%s\n", c.name, took, indent(err.Error()))
-			return
+		default:
+			passed++
+			fmt.Printf("PASS  %s: %s (%s)\n", c.name, detail, took)
 		}
-		passed++
-		fmt.Printf("PASS  %s: %s (%s)\n", c.name, detail, took)
 	}
 	// The static checks first, one by one: go vet compiles every package the lessons' builds
 	// then find in Go's build cache. The cluster starts meanwhile: on a fresh machine its build
-	// waits on downloads and single-threaded links, time the checks' own builds fill.
-	clusterUp := inBackground(ctx, startCluster)
+	// waits on downloads and single-threaded links, time the checks' own builds fill. A cluster
+	// that cannot start ends the run at once: no lesson could be proven.
+	staticCtx, stopStatic := context.WithCancel(ctx)
+	defer stopStatic()
+	clusterUp := inBackground(ctx, startCluster, stopStatic)
 	for _, c := range t.staticChecks() {
-		run(c)
+		if staticCtx.Err() != nil {
+			break
+		}
+		runIn(staticCtx, c)
 	}
 	if err := <-clusterUp; err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err() // interrupted
+		}
 		fmt.Printf("\n%d passed, %d failed, and no lesson proven: the cluster did not start\n", passed, failed)
 		return false, err
 	}
@@ -68,16 +80,26 @@ func Test(ctx context.Context, root, scratch, only string, startCluster func(con
 	for _, l := range longestLast(all) {
 		chains = append(chains, t.lessonChecks(l))
 	}
-	runChains(chains, lessonLanes, run)
+	runChains(chains, lessonLanes, func(c check) { runIn(ctx, c) })
+	if ctx.Err() != nil { // the checks cut short printed nothing: say so rather than count
+		return false, fmt.Errorf("interrupted (%v) after %d passed and %d failed: run make test again for a verdict", ctx.Err(), passed, failed)
+	}
 	t.printWrongSummary()
 	fmt.Printf("\n%d passed, %d failed\n", passed, failed)
 	return failed == 0, nil
 }
 
-// inBackground runs start in a goroutine; the channel gets its result.
-func inBackground(ctx context.Context, start func(context.Context) error) <-chan error {
+// inBackground runs start in a goroutine; the channel gets its result. onError is called first
+// when start fails.
+func inBackground(ctx context.Context, start func(context.Context) error, onError func()) <-chan error {
 	done := make(chan error, 1)
-	go func() { done <- start(ctx) }()
+	go func() {
+		err := start(ctx)
+		if err != nil {
+			onError()
+		}
+		done <- err
+	}()
 	return done
 }
 
