@@ -57,21 +57,10 @@ func Test(ctx context.Context, root, scratch, only string, startCluster func(con
 		}
 	}
 	// The static checks first, one by one: go vet compiles every package the lessons' builds
-	// then find in Go's build cache. The cluster starts meanwhile: on a fresh machine its build
-	// waits on downloads and single-threaded links, time the checks' own builds fill. A cluster
-	// that cannot start ends the run at once: no lesson could be proven.
-	staticCtx, stopStatic := context.WithCancel(ctx)
-	defer stopStatic()
-	clusterUp := inBackground(ctx, startCluster, stopStatic)
-	for _, c := range t.staticChecks() {
-		if staticCtx.Err() != nil {
-			break
-		}
-		runIn(staticCtx, c)
-	}
-	if err := <-clusterUp; err != nil {
+	// then find in Go's build cache.
+	if err := staticWhileClusterStarts(ctx, t.staticChecks(), startCluster, runIn); err != nil {
 		if ctx.Err() != nil {
-			return false, ctx.Err() // interrupted
+			return false, interrupted(ctx, passed, failed)
 		}
 		fmt.Printf("\n%d passed, %d failed, and no lesson proven: the cluster did not start\n", passed, failed)
 		return false, err
@@ -81,26 +70,42 @@ func Test(ctx context.Context, root, scratch, only string, startCluster func(con
 		chains = append(chains, t.lessonChecks(l))
 	}
 	runChains(chains, lessonLanes, func(c check) { runIn(ctx, c) })
-	if ctx.Err() != nil { // the checks cut short printed nothing: say so rather than count
-		return false, fmt.Errorf("interrupted (%v) after %d passed and %d failed: run make test again for a verdict", ctx.Err(), passed, failed)
+	if ctx.Err() != nil {
+		return false, interrupted(ctx, passed, failed)
 	}
 	t.printWrongSummary()
 	fmt.Printf("\n%d passed, %d failed\n", passed, failed)
 	return failed == 0, nil
 }
 
-// inBackground runs start in a goroutine; the channel gets its result. onError is called first
-// when start fails.
-func inBackground(ctx context.Context, start func(context.Context) error, onError func()) <-chan error {
-	done := make(chan error, 1)
+// staticWhileClusterStarts runs the static checks while startCluster brings the cluster up: they
+// need none, and on a fresh machine the cluster's build waits on downloads and single-threaded
+// links, time the checks' own builds fill. A cluster that cannot start stops the checks at once
+// (no lesson could be proven) and its error is returned.
+func staticWhileClusterStarts(ctx context.Context, static []check, startCluster func(context.Context) error, runIn func(context.Context, check)) error {
+	staticCtx, stopStatic := context.WithCancel(ctx)
+	defer stopStatic()
+	clusterUp := make(chan error, 1)
 	go func() {
-		err := start(ctx)
+		err := startCluster(ctx)
 		if err != nil {
-			onError()
+			stopStatic()
 		}
-		done <- err
+		clusterUp <- err
 	}()
-	return done
+	for _, c := range static {
+		if staticCtx.Err() != nil {
+			break
+		}
+		runIn(staticCtx, c)
+	}
+	return <-clusterUp
+}
+
+// interrupted is make test's end when it was stopped: the checks cut short printed nothing, so
+// the counts are no verdict.
+func interrupted(ctx context.Context, passed, failed int) error {
+	return fmt.Errorf("interrupted (%v) after %d passed and %d failed: run make test again for a verdict", ctx.Err(), passed, failed)
 }
 
 // longestLast orders the lessons for runChains, whose second lane starts from the end: lessons
