@@ -316,7 +316,8 @@ func (p *projectCopy) applySample(ctx context.Context, ns string, flags ...strin
 }
 
 // makeRun is a `make run` in the copy: its own process group, so that stopping it (SIGINT, as
-// Ctrl-C in a terminal) reaches make, go run and the manager alike.
+// Ctrl-C in a terminal) reaches make, go run and the manager alike, and one that ends with this
+// test process even if it is killed before its cleanup (harness.StartProcessGroup).
 type makeRun struct {
 	cmd    *exec.Cmd
 	out    *syncBuffer
@@ -332,8 +333,7 @@ func (p *projectCopy) startRun(ns string) *makeRun {
 	r.cmd = exec.Command("make", append([]string{"run"}, p.makeArgs...)...)
 	r.cmd.Dir, r.cmd.Env = p.dir, append(slices.Clone(p.env), "WATCH_NAMESPACE="+ns)
 	r.cmd.Stdout, r.cmd.Stderr = r.out, r.out
-	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	Expect(r.cmd.Start()).To(Succeed(), "could not start make run")
+	Expect(harness.StartProcessGroup(r.cmd)).To(Succeed(), "could not start make run")
 	go func() {
 		r.err = r.cmd.Wait()
 		close(r.exited)

@@ -15,7 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"workshop.local/scripts/admission"
+	"workshop.local/scripts/leftovers"
 )
 
 // itSweepsAbandonedWebhooks proves `make cluster` removes the webhook a killed spec run left
@@ -48,7 +48,7 @@ func itSweepsAbandonedWebhooks() {
 // holdOwnerLock makes this test process a live owner in the scratch cluster's folder, the way a
 // running suite is one: a lock file it keeps flock'ed until it exits.
 func holdOwnerLock() string {
-	dir := filepath.Join(scratchDir, "admission-owners")
+	dir := filepath.Join(scratchDir, "spec-owners")
 	Expect(os.MkdirAll(dir, 0o755)).To(Succeed())
 	f, err := os.Create(filepath.Join(dir, "2-alive.lock"))
 	Expect(err).NotTo(HaveOccurred())
@@ -69,7 +69,7 @@ func blockingWebhook(name, owner string) *admissionv1.ValidatingWebhookConfigura
 func harmlessWebhook(name, owner string) *admissionv1.ValidatingWebhookConfiguration {
 	fail, none := admissionv1.Fail, admissionv1.SideEffectClassNone
 	return &admissionv1.ValidatingWebhookConfiguration{
-		ObjectMeta: metav1.ObjectMeta{Name: "cluster-tool-spec-" + name, Labels: map[string]string{admission.OwnerLabel: owner}},
+		ObjectMeta: metav1.ObjectMeta{Name: "cluster-tool-spec-" + name, Labels: map[string]string{leftovers.OwnerLabel: owner}},
 		Webhooks: []admissionv1.ValidatingWebhook{{
 			Name:                    "check.cluster-tool-spec.workshop.local",
 			ClientConfig:            admissionv1.WebhookClientConfig{URL: ptr.To("https://127.0.0.1:1/validate")},

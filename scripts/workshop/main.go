@@ -24,7 +24,8 @@ import (
 
 func main() {
 	// Ctrl-C cancels a build, a run or a wait cleanly: partial binaries are removed, data kept.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// So does SIGHUP, which a closed terminal sends: the programs a check started end with it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	// A closed stdout (`make cluster | head`) must not kill a cluster start halfway: ignore
 	// SIGPIPE so writes just fail while the cluster comes up.
 	signal.Ignore(syscall.SIGPIPE)

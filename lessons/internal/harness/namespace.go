@@ -9,23 +9,28 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"workshop.local/scripts/leftovers"
 )
 
 // specLabel marks the namespaces specs create, so abandoned ones can be found.
 const specLabel = "workshop.local/spec"
 
-// abandonedAfter is how old a spec namespace must be before a new run deletes it. A spec lives
-// for SpecTimeout at most, so an older one was left by a run stopped before its cleanup (Ctrl-C).
+// abandonedAfter is how old a spec namespace must be before a new run deletes it even though
+// its owner label does not say its run is gone (a namespace of a workspace whose .cluster folder,
+// and so the owner locks, was removed). A spec lives for SpecTimeout at most. Namespaces whose
+// owner is gone are deleted at once (sweepAbandoned, package leftovers).
 const abandonedAfter = 15 * time.Minute
 
 // Namespace creates a namespace for the current spec, named "<prefix>-<random>", and deletes it
-// when the spec ends. If the spec failed, the namespace's events and objects are written to the
+// when the spec ends (or, if the run is killed first, the next run's harness.Connect does: it
+// carries this process's owner label). If the spec failed, the namespace's events and objects are written to the
 // spec's output first, which is usually where the reason is. Specs that each use their own
 // namespace can run in parallel and in any order.
 func (c *Cluster) Namespace(ctx context.Context, prefix string) string {
 	GinkgoHelper()
 	ns, err := c.Clientset.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{
-		ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-", Labels: map[string]string{specLabel: "true"}},
+		ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-", Labels: map[string]string{specLabel: "true", leftovers.OwnerLabel: owner()}},
 	}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred(), "could not create a namespace for this spec")
 	DeferCleanup(func(ctx SpecContext) {

@@ -80,8 +80,9 @@ func Connect(ctx context.Context) *Cluster {
 		Clientset: kubernetes.NewForConfigOrDie(fast),
 		Dynamic:   dynamic.NewForConfigOrDie(fast),
 	}
-	// Admission objects first: a webhook left behind can block the namespace deletions below.
-	c.sweepAbandonedAdmission(ctx)
+	// What killed runs left, admission objects first: a webhook left behind can block the
+	// namespace deletions after it.
+	c.sweepAbandoned(ctx)
 	c.sweepAbandonedNamespaces(ctx)
 	return c
 }

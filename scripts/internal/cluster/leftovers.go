@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
-	"workshop.local/scripts/admission"
+	"workshop.local/scripts/leftovers"
 )
 
 // sweepLeftovers deletes the webhook configurations, admission policies and conversion CRDs
@@ -21,7 +21,7 @@ func (c *Cluster) sweepLeftovers(ctx context.Context) {
 	if err == nil {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		err = admission.SweepAbandoned(ctx, cfg, func(format string, args ...any) {
+		err = leftovers.SweepAbandoned(ctx, cfg, func(format string, args ...any) {
 			fmt.Fprintf(c.out, "  "+format, args...)
 		})
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	"workshop.local/scripts/internal/buildprogress"
+	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/internal/text"
 )
 
@@ -55,7 +55,7 @@ func Build(ctx context.Context, l Lesson, o BuildOptions) error {
 		total = buildprogress.StaleTest(ctx, l.Dir, nil, flags, ".")
 		args = append(args, "-x") // one compile command per package: that is what is counted
 	}
-	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
+	cmd := subprocess.Command(ctx, "go", append(args, ".")...)
 	cmd.Dir = l.Dir
 	var out strings.Builder
 	cmd.Stdout = &out

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
+	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/project"
 )
 
@@ -279,7 +279,7 @@ func (l Lesson) BuildTool(ctx context.Context, tool string) (string, error) {
 		return "", err
 	}
 	binary := filepath.Join(root, ".cache", "bin", ToolName(tool))
-	build := exec.CommandContext(ctx, "go", "build", "-o", binary, tool)
+	build := subprocess.Command(ctx, "go", "build", "-o", binary, tool)
 	build.Dir, build.Env = toolsDir, append(os.Environ(), "GOWORK=off")
 	if b, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building %s for lesson %s failed: %v\n%s", tool, l.Number, err, b)
@@ -313,7 +313,7 @@ func (l Lesson) runStep(ctx context.Context, step Step, src, out string, isolate
 	for i, a := range step.Args {
 		args[i] = strings.NewReplacer("{out}", out, "{lesson}", lessonDir).Replace(a)
 	}
-	run := exec.CommandContext(ctx, binary, args...)
+	run := subprocess.Command(ctx, binary, args...)
 	run.Dir, run.Env = src, os.Environ()
 	if isolated {
 		run.Env = append(run.Env, "GOWORK=off")

@@ -51,7 +51,27 @@ type Manifest struct {
 	// exercise 5 uninstalls the CRD): their wrong solutions' proofs run with no other proof of
 	// the lesson at the same time.
 	Alone []int `json:"alone,omitempty"`
+	// Interrupt asks make test to stop a run of the solution's specs while it works, once with
+	// Ctrl-C and once with kill -9, and to prove that nothing is left behind: no process, no
+	// listener, no namespace, no admission object (lesson 11's make run, lesson 12's webhooks).
+	Interrupt *Interrupt `json:"interrupt,omitempty"`
 }
+
+// Interrupt is the run make test interrupts: the specs of Exercise (0: all of them), stopped
+// once After holds.
+type Interrupt struct {
+	Exercise int `json:"exercise,omitempty"`
+	// After is what the run must have started when it is stopped: "listening" (a process it
+	// started listens on a port: lesson 11's manager under make run) or "admission" (it made a
+	// webhook configuration or an admission policy: lesson 12).
+	After string `json:"after"`
+}
+
+// The values of Interrupt.After.
+const (
+	AfterListening = "listening"
+	AfterAdmission = "admission"
+)
 
 // TagFlags are the build flags that select the lesson's spec files: what go vet needs too.
 func (l Lesson) TagFlags() []string {
@@ -132,6 +152,9 @@ func readManifest(dir string) (Manifest, error) {
 		if err := sc.check(); err != nil {
 			return m, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
 		}
+	}
+	if i := m.Interrupt; i != nil && i.After != AfterListening && i.After != AfterAdmission {
+		return m, fmt.Errorf("%s: interrupt.after is %q; say %q or %q", filepath.Join(dir, ManifestFile), i.After, AfterListening, AfterAdmission)
 	}
 	if g := m.Generate; g != nil {
 		if err := g.check(); err != nil {

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"workshop.local/scripts/internal/subprocess"
 )
 
 // Scaffolded lessons: lesson 11 is a project that kubebuilder made, committed as the pinned CLI
@@ -86,7 +87,7 @@ func (l Lesson) RunScaffold(ctx context.Context, dir string, env []string) error
 		if i < len(s.Check) {
 			args = append(slices.Clone(args), s.Check[i]...)
 		}
-		cmd := exec.CommandContext(ctx, binary, args...)
+		cmd := subprocess.Command(ctx, binary, args...)
 		// The scratch folder may lie inside the workspace: the scaffold is a module of its own.
 		cmd.Dir, cmd.Env = dir, append(append(os.Environ(), "GOWORK=off"), env...)
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -204,7 +205,7 @@ func (l Lesson) MakefileTools(ctx context.Context) ([]string, error) {
 	}
 	defer os.RemoveAll(scratch)
 	args := append([]string{"-n", "-B", "--no-print-directory", "-C", l.Dir, "LOCALBIN=" + scratch}, l.Manifest.Prepare...)
-	out, err := exec.CommandContext(ctx, "make", args...).CombinedOutput()
+	out, err := subprocess.Command(ctx, "make", args...).CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("make -n %s in lessons/%s: %v\n%s", strings.Join(l.Manifest.Prepare, " "), l.Name, err, out)
 	}

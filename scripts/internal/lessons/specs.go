@@ -15,6 +15,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/project"
 )
@@ -76,7 +77,7 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 		args = append(args, fmt.Sprintf("-ginkgo.label-filter=exercise-%d", r.Exercise))
 	}
 	args = append(args, r.ExtraArgs...)
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := subprocess.Command(ctx, "go", args...)
 	cmd.Dir, cmd.Env = r.Lesson.Dir, r.env()
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
 	runErr := cmd.Run() // failing specs exit non-zero: the report says what happened
@@ -94,7 +95,7 @@ func ExecuteIn(ctx context.Context, r Run, dir, pkg string, env []string) (Resul
 		return Result{}, err
 	}
 	args := append([]string{"test", "-count=1", pkg, "-ginkgo.json-report=" + report}, r.ExtraArgs...)
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := subprocess.Command(ctx, "go", args...)
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
 	runErr := cmd.Run()
@@ -129,17 +130,23 @@ func ExecuteCompiled(ctx context.Context, r Run, binary string) (Result, error) 
 	if err := os.MkdirAll(r.ReportDir, 0o755); err != nil {
 		return Result{}, err
 	}
+	runErr := r.Command(ctx, binary, report).Run()
+	return resultOf(ctx, runErr, report)
+}
+
+// Command is the command ExecuteCompiled runs: binary with r's exercise filter, writing its
+// Ginkgo JSON report to report, in the lesson's folder, ended with ctx (package subprocess).
+func (r Run) Command(ctx context.Context, binary, report string) *exec.Cmd {
 	// go test's default 10 minute limit, which a binary run by hand does not have.
 	args := []string{"-test.timeout=10m", "-ginkgo.json-report=" + report}
 	if r.Exercise > 0 {
 		args = append(args, fmt.Sprintf("-ginkgo.label-filter=exercise-%d", r.Exercise))
 	}
 	args = append(args, r.ExtraArgs...)
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := subprocess.Command(ctx, binary, args...)
 	cmd.Dir, cmd.Env = r.Lesson.Dir, r.env()
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
-	runErr := cmd.Run()
-	return resultOf(ctx, runErr, report)
+	return cmd
 }
 
 func readReport(path string) (Result, error) {

@@ -140,6 +140,12 @@ func (c *checker) record(res lessons.Result) error {
 // compileFailure prints a build failure: the compiler's file:line lines only, grouped by the
 // exercise each belongs to, or the whole output when it has none (a broken go.mod, say).
 func (c *checker) compileFailure(w io.Writer, err error) {
+	if missing := c.missingSupport(); len(missing) > 0 {
+		fmt.Fprintf(w, "%s lesson %s does not compile: a file the workspace ships is missing (%s).\n"+
+			"Put it back: make reset LESSON=%s (the workspace's files come back at once; you are asked before any file of yours is reset).\n",
+			c.look.red("✗"), c.lesson.Number, strings.Join(missing, ", "), c.lesson.Number)
+		return
+	}
 	var be *lessons.BuildError
 	if !errors.As(err, &be) {
 		fmt.Fprintf(w, "Lesson %s's specs did not build: %v\n", c.lesson.Number, err)
@@ -176,4 +182,20 @@ func (c *checker) compileFailure(w io.Writer, err error) {
 		}
 	}
 	fmt.Fprintln(w, "\nFix these first: no spec can run until the lesson compiles.")
+}
+
+// missingSupport lists the specs and support files of the lesson that the learner removed: the
+// compiler would blame the exercises for the names they declared.
+func (c *checker) missingSupport() []string {
+	edited, err := c.lesson.EditedSupport(c.root)
+	if err != nil {
+		return nil
+	}
+	var missing []string
+	for _, e := range edited {
+		if file, ok := strings.CutPrefix(e, "removed: "); ok {
+			missing = append(missing, file)
+		}
+	}
+	return missing
 }

@@ -3,12 +3,14 @@ package loop
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -36,6 +38,16 @@ func Watch(ctx context.Context, root, scratch string, lesson lessons.Lesson, sta
 			return false, err
 		}
 	}
+	release, err := oneWatch(scratch, lesson)
+	if err != nil {
+		var other *otherWatch
+		if errors.As(err, &other) {
+			fmt.Println(other)
+			return false, nil
+		}
+		return false, err
+	}
+	defer release()
 	saves, stop, err := watchSaves(ctx, lesson.Dir)
 	if err != nil {
 		return false, err
@@ -45,18 +57,24 @@ func Watch(ctx context.Context, root, scratch string, lesson lessons.Lesson, sta
 		root: root, lesson: lesson, exercises: list, current: start,
 		look: lookOf(os.Stdout), out: os.Stdout,
 		checker: newChecker(root, scratch, lesson, "watch", os.Stdout, lookOf(os.Stdout)),
+		stopped: make(chan struct{}),
 	}
-	keys := make(chan byte)
+	keys, gone := make(chan byte), make(chan struct{})
 	if w.look.tty && term.IsTerminal(int(os.Stdin.Fd())) {
-		restore, err := rawKeys(ctx, keys)
+		restore, err := rawKeys(ctx, keys, gone)
 		if err != nil {
 			return false, err
 		}
-		defer restore()
+		// A terminal that is gone has nothing to restore, and writing to it fails.
+		defer func() {
+			if !w.terminalGone {
+				restore()
+			}
+		}()
 		w.keys, w.out = true, crlf{os.Stdout}
 		w.checker.out = w.out
 	}
-	return w.loop(ctx, saves, keys)
+	return w.loop(ctx, saves, keys, gone)
 }
 
 // watcher is the state of one `make watch` session.
@@ -71,12 +89,16 @@ type watcher struct {
 	checker   *checker
 
 	running  context.CancelFunc // the check under way, nil if none
+	inflight sync.WaitGroup     // every check started, until its programs have ended
+	stopped  chan struct{}      // closed when the loop ends: checks still running drop their results
 	gen      int                // which check is the latest: older results are dropped
 	pending  time.Time          // a save came while a check ran: check again after it
 	asking   bool               // "reset? y/n" is on screen
 	status   string             // the last check's verdict, a few lines
 	message  string             // what the last key showed (a hint, the list, a reset)
 	quitting bool
+
+	terminalGone bool // the terminal was closed (reading a key failed): write nothing more to it
 }
 
 // result is what one check found, sent back to the loop.
@@ -91,13 +113,19 @@ type result struct {
 	building time.Duration // of which the rebuild
 }
 
-func (w *watcher) loop(ctx context.Context, saves <-chan time.Time, keys <-chan byte) (bool, error) {
+// loop runs checks and reacts to saves, keys and results until the learner quits, the tool is
+// interrupted (Ctrl-C, SIGTERM, SIGHUP) or the terminal goes away. Whichever way it ends, the
+// check under way is stopped and waited for, so no build or test binary outlives the watch.
+func (w *watcher) loop(ctx context.Context, saves <-chan time.Time, keys <-chan byte, gone <-chan struct{}) (bool, error) {
 	results := make(chan result)
+	defer w.stop()
 	w.start(ctx, results, w.current, time.Time{})
 	for {
 		select {
 		case <-ctx.Done():
-			w.cancel()
+			return true, nil
+		case <-gone:
+			w.terminalGone = true
 			return true, nil
 		case at := <-saves:
 			if w.running != nil {
@@ -119,7 +147,7 @@ func (w *watcher) loop(ctx context.Context, saves <-chan time.Time, keys <-chan 
 			w.advance(ctx, results, r)
 		}
 		if w.quitting {
-			w.cancel()
+			w.stop()
 			fmt.Fprintln(w.out, "Stopped watching. Your progress is saved: make progress")
 			return true, nil
 		}
@@ -141,7 +169,9 @@ func (w *watcher) start(ctx context.Context, results chan<- result, exercise int
 	}
 	w.draw()
 	gen := w.gen
+	w.inflight.Add(1)
 	go func() {
+		defer w.inflight.Done()
 		r := result{gen: gen, exercise: exercise, savedAt: savedAt}
 		began := time.Now()
 		r.buildErr = w.checker.build(checkCtx)
@@ -153,7 +183,10 @@ func (w *watcher) start(ctx context.Context, results chan<- result, exercise int
 			r.err, r.buildErr = nil, nil // cancelled for a newer check: nothing to report
 		}
 		r.took = time.Since(savedAt)
-		results <- r
+		select {
+		case results <- r:
+		case <-w.stopped:
+		}
 	}()
 }
 
@@ -161,6 +194,18 @@ func (w *watcher) cancel() {
 	if w.running != nil {
 		w.running()
 	}
+}
+
+// stop cancels the check under way and waits until every check's programs have ended (a
+// cancelled test binary gets subprocess.Grace to clean up). It may be called more than once.
+func (w *watcher) stop() {
+	w.cancel()
+	select {
+	case <-w.stopped:
+	default:
+		close(w.stopped)
+	}
+	w.inflight.Wait()
 }
 
 // show turns a result into the status lines.
@@ -375,8 +420,10 @@ func watchSaves(ctx context.Context, dir string) (<-chan time.Time, func(), erro
 	return saves, func() { fw.Close() }, nil
 }
 
-// rawKeys puts the terminal in raw mode (single keys, no echo) and sends each key to keys.
-func rawKeys(ctx context.Context, keys chan<- byte) (restore func(), err error) {
+// rawKeys puts the terminal in raw mode (single keys, no echo) and sends each key to keys. When
+// reading fails, the terminal is gone (a closed window, a dropped ssh connection: EOF, or EIO
+// from a hung-up pseudo-terminal), and gone is closed: nobody is left to watch for.
+func rawKeys(ctx context.Context, keys chan<- byte, gone chan<- struct{}) (restore func(), err error) {
 	fd := int(os.Stdin.Fd())
 	old, err := term.MakeRaw(fd)
 	if err != nil {
@@ -386,6 +433,7 @@ func rawKeys(ctx context.Context, keys chan<- byte) (restore func(), err error) 
 		buf := make([]byte, 1)
 		for {
 			if n, err := os.Stdin.Read(buf); err != nil || n == 0 {
+				close(gone)
 				return
 			}
 			select {

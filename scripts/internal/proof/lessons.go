@@ -42,6 +42,9 @@ func (t *tester) lessonChecks(l lessons.Lesson) []check {
 			return ownspecs.Check(ctx, t.scratch, l)
 		}})
 	}
+	if l.Manifest.Interrupt != nil { // it starts processes or admission objects: stopping it must leave none
+		checks = append(checks, t.interruptCheck(l))
+	}
 	return checks
 }
 

@@ -190,6 +190,11 @@ func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure strin
 	if len(failed) == 0 {
 		return notCaught, fmt.Sprintf("all %d specs of exercise %d pass", len(res.Specs), exercise), ""
 	}
+	for _, s := range failed {
+		if where := s.PanickedInSpecs(); where != "" {
+			return broken, fmt.Sprintf("%q panicked in the specs' own code (%s: %s): a wrong answer must fail a spec with a message, not crash it", s.Text, where, s.Failure), ""
+		}
+	}
 	detail = fmt.Sprintf("by %q", failed[0].Text)
 	if len(failed) > 1 {
 		detail += fmt.Sprintf(" and %d more of %d specs", len(failed)-1, len(res.Specs))

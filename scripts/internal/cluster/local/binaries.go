@@ -228,11 +228,13 @@ func (b Binaries) buildMissing(ctx context.Context, out io.Writer, bins []binary
 	if err := os.MkdirAll(b.Dir, 0o755); err != nil {
 		return fmt.Errorf("create the binary cache %s: %w (set WORKSHOP_CACHE to a writable folder)", b.Dir, err)
 	}
-	unlock, err := lock.File(ctx, filepath.Join(b.Dir, ".build.lock"), out, "another build of the cluster binaries is running; waiting for it")
+	unlock, err := lock.FileShowing(ctx, filepath.Join(b.Dir, ".build.lock"), out,
+		"another build of the cluster binaries is running (another clone or terminal); waiting for it", b.buildStatus)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	defer os.Remove(b.statusPath())
 	fmt.Fprintf(out, "Building the local cluster from source (Kubernetes %s, etcd %s) into %s.\n", versions.Kubernetes(), versions.Etcd(), b.Dir)
 	fmt.Fprintln(out, "This happens once per machine and takes several minutes on a laptop; later starts take seconds.")
 	for _, bin := range bins {
@@ -272,6 +274,7 @@ func (b Binaries) build(ctx context.Context, bin binary, rel release, out io.Wri
 	cmd.Stdout = &stdout // apart from output, which the trace follower writes meanwhile
 
 	p := showProgress(out, bin.name)
+	p.shared = b.statusPath()
 	total := buildprogress.Stale(ctx, cmd.Dir, cmd.Env, nil, bin.pkg)
 	trace, traceWriter := io.Pipe()
 	cmd.Stderr = traceWriter
@@ -302,6 +305,10 @@ type progress struct {
 	mu    sync.Mutex
 	last  buildprogress.Progress
 	done  chan struct{}
+	// shared is a file the line is also written to (at most once a second), for a process that
+	// waits for this build's lock to show.
+	shared     string
+	sharedLast time.Time
 }
 
 func showProgress(out io.Writer, name string) *progress {
@@ -334,6 +341,28 @@ func (p *progress) update(bp buildprogress.Progress) {
 	if p.tty {
 		fmt.Fprintf(p.out, "\r\x1b[K%s", p.line())
 	}
+	p.share()
+}
+
+// share writes the progress line to p.shared, at most once a second.
+func (p *progress) share() {
+	if p.shared == "" || time.Since(p.sharedLast) < time.Second {
+		return
+	}
+	p.sharedLast = time.Now()
+	_ = os.WriteFile(p.shared, []byte(strings.TrimSpace(p.line())+"\n"), 0o644)
+}
+
+// statusPath is where the build holding the lock shows its progress line.
+func (b Binaries) statusPath() string { return filepath.Join(b.Dir, ".build.status") }
+
+// buildStatus is the progress line of the build holding the lock, "" if it has written none.
+func (b Binaries) buildStatus() string {
+	data, err := os.ReadFile(b.statusPath())
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }
 
 func (p *progress) line() string {

@@ -1,4 +1,4 @@
-package admission
+package leftovers
 
 import (
 	"context"
@@ -15,30 +15,33 @@ import (
 
 // SweepAbandoned deletes every object labelled OwnerLabel whose owner process is gone: webhook
 // configurations and admission policy bindings first (they are what blocks writes), then
-// policies, then CRDs. A kind the server does not serve (MutatingAdmissionPolicy before
-// Kubernetes 1.36) is reported in the error and skipped; the others are still swept. It needs
-// only a rest.Config, so make cluster calls it as the suites' harness.Connect does. logf
-// reports each deletion.
+// policies, then CRDs, then namespaces (a webhook left behind could block their deletion). A
+// kind the server does not serve (MutatingAdmissionPolicy before Kubernetes 1.36) is reported
+// in the error and skipped; the others are still swept. It needs only a rest.Config, so make
+// cluster calls it as the suites' harness.Connect does. logf reports each deletion.
 func SweepAbandoned(ctx context.Context, cfg *rest.Config, logf func(format string, args ...any)) error {
-	found, listErr := ownedAdmissionObjects(ctx, cfg)
+	found, listErr := ownedObjects(ctx, cfg)
 	dead := map[string]bool{}
 	var firstErr error
 	for _, o := range found {
-		isDead, seen := dead[o.owner]
+		if o.Deleting {
+			continue // already on its way out
+		}
+		isDead, seen := dead[o.Owner]
 		if !seen {
-			isDead = !ownerAlive(o.owner)
-			dead[o.owner] = isDead
+			isDead = !ownerAlive(o.Owner)
+			dead[o.Owner] = isDead
 		}
 		if !isDead {
 			continue
 		}
 		if err := o.delete(); err != nil && !apierrors.IsNotFound(err) {
 			if firstErr == nil {
-				firstErr = fmt.Errorf("delete %s %s: %w", o.kind, o.name, err)
+				firstErr = fmt.Errorf("delete %s %s: %w", o.Kind, o.Name, err)
 			}
 			continue
 		}
-		logf("deleted %s %s, left by a test run that is gone (owner %s)\n", o.kind, o.name, o.owner)
+		logf("deleted %s %s, left by a test run that is gone (owner %s)\n", o.Kind, o.Name, o.Owner)
 	}
 	for owner, isDead := range dead {
 		if isDead {
@@ -52,14 +55,31 @@ func SweepAbandoned(ctx context.Context, cfg *rest.Config, logf func(format stri
 	return firstErr
 }
 
-// ownedObject is one admission object with an owner label, and how to delete it.
-type ownedObject struct {
-	kind, name, owner string
-	delete            func() error
+// Object is an object a test process made and labelled as its own (OwnerLabel).
+type Object struct {
+	Kind, Name, Owner string
+	Deleting          bool // its deletion has begun (a namespace that is terminating)
 }
 
-// ownedAdmissionObjects lists the labelled objects, in the order they must be deleted.
-func ownedAdmissionObjects(ctx context.Context, cfg *rest.Config) ([]ownedObject, error) {
+// Owned lists every object labelled OwnerLabel, those on their way out included: a proof that a
+// stopped run left nothing looks for its owner's.
+func Owned(ctx context.Context, cfg *rest.Config) ([]Object, error) {
+	found, err := ownedObjects(ctx, cfg)
+	objects := make([]Object, len(found))
+	for i, o := range found {
+		objects[i] = o.Object
+	}
+	return objects, err
+}
+
+// ownedObject is one object with an owner label, and how to delete it.
+type ownedObject struct {
+	Object
+	delete func() error
+}
+
+// ownedObjects lists the labelled objects, in the order they must be deleted.
+func ownedObjects(ctx context.Context, cfg *rest.Config) ([]ownedObject, error) {
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -85,6 +105,7 @@ func ownedAdmissionObjects(ctx context.Context, cfg *rest.Config) ([]ownedObject
 		{"CustomResourceDefinition", func() (runtime.Object, error) {
 			return crds.ApiextensionsV1().CustomResourceDefinitions().List(ctx, opts)
 		}, crds.ApiextensionsV1().CustomResourceDefinitions().Delete},
+		{"Namespace", func() (runtime.Object, error) { return cs.CoreV1().Namespaces().List(ctx, opts) }, cs.CoreV1().Namespaces().Delete},
 	}
 	var found []ownedObject
 	var firstErr error
@@ -105,8 +126,9 @@ func ownedAdmissionObjects(ctx context.Context, cfg *rest.Config) ([]ownedObject
 			if err != nil {
 				continue
 			}
-			name, del := m.GetName(), k.delete
-			found = append(found, ownedObject{kind: k.kind, name: name, owner: m.GetLabels()[OwnerLabel],
+			name, del, owner := m.GetName(), k.delete, m.GetLabels()[OwnerLabel]
+			found = append(found, ownedObject{
+				Object: Object{Kind: k.kind, Name: name, Owner: owner, Deleting: m.GetDeletionTimestamp() != nil},
 				delete: func() error { return del(ctx, name, metav1.DeleteOptions{}) }})
 		}
 	}

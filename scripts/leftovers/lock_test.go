@@ -1,6 +1,6 @@
 //go:build unix
 
-package admission
+package leftovers
 
 import (
 	"os"

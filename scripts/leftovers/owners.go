@@ -1,16 +1,17 @@
-// Package admission keeps the cluster usable after a spec run dies. Admission objects (webhook
-// configurations, admission policies and their bindings, CRDs with a conversion webhook) are
-// cluster-wide, and one that points at a webhook server that is gone blocks every write it
-// matches, in every lesson, until someone deletes it. A spec removes what it made with
-// DeferCleanup, but a run killed with SIGKILL runs no cleanup.
+// Package leftovers keeps the cluster usable and clean after a spec run dies. A spec removes
+// what it made with DeferCleanup, but a run killed with SIGKILL runs no cleanup, and some of what
+// it made does harm: an admission object (a webhook configuration, an admission policy and its
+// binding, a CRD with a conversion webhook) is cluster-wide, and one that points at a webhook
+// server that is gone blocks every write it matches, in every lesson, until someone deletes it;
+// a spec's namespace holds its objects, and would pile up.
 //
 // So every such object carries the label OwnerLabel, the id of the test process that made it,
 // and that process holds an exclusive lock (flock) on a file named after the id for as long as
 // it lives: the kernel drops the lock when the process dies, however it dies. SweepAbandoned
-// (called by every suite's harness.Connect and by make cluster) deletes the objects whose owner
-// holds no lock any more. An owner whose pid was reused is still gone: the new process does not
-// hold the old id's lock.
-package admission
+// (called by every suite's harness.Connect, whichever lesson it checks, and by make cluster)
+// deletes the objects whose owner holds no lock any more. An owner whose pid was reused is still
+// gone: the new process does not hold the old id's lock.
+package leftovers
 
 import (
 	"crypto/rand"
@@ -25,9 +26,9 @@ import (
 )
 
 const (
-	// OwnerLabel names the test process that made an admission object.
-	OwnerLabel = "workshop.local/admission-owner"
-	// LessonLabel names the lesson whose specs made it.
+	// OwnerLabel names the test process that made an object.
+	OwnerLabel = "workshop.local/spec-owner"
+	// LessonLabel names the lesson whose specs made an admission object.
 	LessonLabel = "workshop.local/lesson"
 )
 
@@ -41,21 +42,32 @@ var (
 // lesson (say "12"): the lesson, and this process as its owner. The first call takes the owner
 // lock, which the process holds until it exits.
 func Labels(lesson string) (map[string]string, error) {
-	ownerOnce.Do(func() { ownerID, ownerErr = takeOwnerLock() })
-	if ownerErr != nil {
-		return nil, fmt.Errorf("could not take the lock that marks this run's webhook objects as alive: %w", ownerErr)
+	owner, err := Owner()
+	if err != nil {
+		return nil, err
 	}
-	return map[string]string{LessonLabel: lesson, OwnerLabel: ownerID}, nil
+	return map[string]string{LessonLabel: lesson, OwnerLabel: owner}, nil
 }
 
-// ownersDir holds one lock file per test process that owns admission objects; it lives beside
-// the cluster it describes.
+// Owner is this process's owner id, the value of OwnerLabel on everything it makes that a sweep
+// should delete once it is gone (the namespaces of its specs). The first call takes the owner
+// lock, which the process holds until it exits.
+func Owner() (string, error) {
+	ownerOnce.Do(func() { ownerID, ownerErr = takeOwnerLock() })
+	if ownerErr != nil {
+		return "", fmt.Errorf("could not take the lock that marks this run's objects as alive: %w", ownerErr)
+	}
+	return ownerID, nil
+}
+
+// ownersDir holds one lock file per test process that owns objects in the cluster; it lives
+// beside the cluster it describes.
 func ownersDir() (string, error) {
 	root, err := workspace.Root()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(workspace.ClusterDir(root), "admission-owners"), nil
+	return filepath.Join(workspace.ClusterDir(root), "spec-owners"), nil
 }
 
 func takeOwnerLock() (string, error) {

@@ -1,0 +1,70 @@
+package harness
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestAProcessGroupEndsWithAKilledTest runs the fixture suite in testdata/killed, which starts a
+// process group (sh and its child, as make run has go run and a manager) and then waits; the test
+// kills the suite with SIGKILL, which runs no cleanup, and expects the whole group gone soon after.
+func TestAProcessGroupEndsWithAKilledTest(t *testing.T) {
+	dir := t.TempDir()
+	binary, pgidFile := filepath.Join(dir, "killed.test"), filepath.Join(dir, "pgid")
+	if out, err := exec.Command("go", "test", "-c", "-o", binary, "./testdata/killed").CombinedOutput(); err != nil {
+		t.Fatalf("building the fixture: %v\n%s", err, out)
+	}
+	suite := exec.Command(binary)
+	suite.Env = append(os.Environ(), "KILLED_PGID_FILE="+pgidFile)
+	if err := suite.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pgid := readPgid(t, pgidFile)
+	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+	if !groupRuns(pgid) {
+		t.Fatalf("the fixture's process group %d is not running", pgid)
+	}
+	_ = suite.Process.Kill()
+	_ = suite.Wait()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if !groupRuns(pgid) {
+			return
+		}
+	}
+	t.Errorf("the process group %d a killed test started is still running 3 s later", pgid)
+}
+
+func readPgid(t *testing.T, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if data, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(data), "\n") {
+			if pgid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+				return pgid
+			}
+		}
+	}
+	t.Fatal("the fixture never wrote its process group")
+	return 0
+}
+
+// groupRuns says whether a process of the group runs. A zombie does not count: an orphan's
+// parent is the init process, and some (a container's) never reap.
+func groupRuns(pgid int) bool {
+	out, err := exec.Command("ps", "-A", "-o", "pgid=,stat=").Output()
+	if err != nil {
+		return syscall.Kill(-pgid, 0) == nil
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 2 && fields[0] == strconv.Itoa(pgid) && !strings.HasPrefix(fields[1], "Z") {
+			return true
+		}
+	}
+	return false
+}
