@@ -10,6 +10,10 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/mtibben/confusables"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // secretHeader carries a learner's secret: the board gives it at join, the laptop keeps it in
@@ -60,17 +64,31 @@ func refuseSecret(l *Learner, name, secret string) string {
 	return ""
 }
 
-// find is the learner of that name, case aside: "Ada" and "ada" are one name on the page.
+// find is the learner of that name, as a person reads it: case aside ("Ada" and "ada"), and
+// letters that look alike taken as one (a Cyrillic "А" for the Latin "A": two such names look
+// identical on the page, so one could pass for the other).
 func (st *State) find(name string) *Learner {
 	if l := st.Learners[name]; l != nil {
 		return l
 	}
 	for _, l := range st.Learners {
-		if strings.EqualFold(l.Name, name) {
+		if sameName(l.Name, name) {
 			return l
 		}
 	}
 	return nil
+}
+
+// sameName compares two names by the confusable skeleton (Unicode's UTS #39) of their
+// NFKC-case-folded forms: what is left of a name once fullwidth and other compatibility forms
+// are plain letters (ＡＤＡ is ADA), case is gone, and every character is replaced by the one it
+// can be mistaken for (a Cyrillic а by a Latin a).
+func sameName(a, b string) bool {
+	return strings.EqualFold(a, b) || nameSkeleton(a) == nameSkeleton(b)
+}
+
+func nameSkeleton(name string) string {
+	return confusables.Skeleton(cases.Fold().String(norm.NFKC.String(name)))
 }
 
 // join gives a new learner a name on the board and its secret. A name already taken is refused,

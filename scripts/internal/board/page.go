@@ -40,6 +40,8 @@ type row struct {
 	Since string // time since the last progress
 	Stuck string // "" or what they are stuck on
 	Cells []cell
+	// OtherSpecs marks a learner whose checks ran with specs that are not the instructor's.
+	OtherSpecs bool
 }
 
 type failureGroup struct {
@@ -60,10 +62,10 @@ type boardPage struct {
 // The templates are html/template: every learner name and failure message is escaped.
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Workshop board</title>
-<style>body{font-family:sans-serif}td,th{padding:2px 6px;text-align:center}.passed{background:#8d8}.failing{background:#e88}.not-started{background:#eee}.stuck{color:#b00;font-weight:bold}</style>
+<style>body{font-family:sans-serif}td,th{padding:2px 6px;text-align:center}.passed{background:#8d8}.failing{background:#e88}.not-started{background:#eee}.stuck{color:#b00;font-weight:bold}.other-specs{color:#b60;font-size:smaller}</style>
 </head><body><h1>Workshop board</h1><p>{{.Learners}} learners{{if or .Prev .Next}} · showing {{.First}} to {{.Last}}{{if .Prev}} · <a href="/?page={{.Prev}}">previous page</a>{{end}}{{if .Next}} · <a href="/?page={{.Next}}">next page</a>{{end}}{{end}} · <a href="/failures">common failures</a> · refreshes every 5 s</p>
 <table id="board"><tr><th>learner</th><th>last progress</th>{{range .Columns}}<th>{{.Lesson}} #{{.N}}</th>{{end}}<th>stuck</th></tr>
-{{range .Rows}}<tr class="learner"><td class="name">{{.Name}}</td><td>{{.Since}}</td>{{range .Cells}}<td class="{{.State}}"{{if .Title}} title="{{.Title}}"{{end}}>{{.State}}</td>{{end}}<td class="stuck">{{.Stuck}}</td></tr>
+{{range .Rows}}<tr class="learner"><td class="name">{{.Name}}{{if .OtherSpecs}} <span class="other-specs" title="this laptop checks with specs that differ from the instructor's workspace: edited specs, or another version of the workshop">(other specs)</span>{{end}}</td><td>{{.Since}}</td>{{range .Cells}}<td class="{{.State}}"{{if .Title}} title="{{.Title}}"{{end}}>{{.State}}</td>{{end}}<td class="stuck">{{.Stuck}}</td></tr>
 {{end}}</table></body></html>
 `))
 
@@ -140,7 +142,9 @@ func (s *Server) table(now time.Time, n int) boardPage {
 	}
 	budget := titleBudget
 	for _, l := range all[first:last] {
-		p.Rows = append(p.Rows, rowOf(l, p.Columns, now, &budget))
+		r := rowOf(l, p.Columns, now, &budget)
+		r.OtherSpecs = s.opts.SpecsDigest != "" && l.SpecsDigest != s.opts.SpecsDigest
+		p.Rows = append(p.Rows, r)
 	}
 	return p
 }

@@ -17,6 +17,9 @@ import (
 type Report struct {
 	Learner string                    `json:"learner"`
 	Lessons map[string]map[int]Result `json:"lessons"`
+	// SpecsDigest is the digest of the specs the laptop checks with (lessons.SpecsDigest):
+	// the board marks a learner whose specs are not the instructor's.
+	SpecsDigest string `json:"specsDigest,omitempty"`
 }
 
 // Result is one exercise's last check.
@@ -39,7 +42,10 @@ const (
 	maxSpecsPerCheck = 500
 )
 
-var lessonName = regexp.MustCompile(`^\d\d-[a-z0-9-]{1,40}$`)
+var (
+	lessonName = regexp.MustCompile(`^\d\d-[a-z0-9-]{1,40}$`)
+	sha256Hex  = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
 
 // Catalog is the workshop's lessons and their exercises, as the instructor's workspace has
 // them: the board keeps a learner's results for these and nothing else, which bounds what one
@@ -74,6 +80,9 @@ func (r *Report) Validate(c Catalog) error {
 		return err
 	}
 	r.Learner = name
+	if r.SpecsDigest != "" && !sha256Hex.MatchString(r.SpecsDigest) {
+		return fmt.Errorf("specsDigest %q is not a SHA-256 in hex", truncate(r.SpecsDigest, 70))
+	}
 	if len(r.Lessons) > maxLessons {
 		return fmt.Errorf("at most %d lessons per report", maxLessons)
 	}

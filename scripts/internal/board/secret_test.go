@@ -25,7 +25,8 @@ func TestBoardRefusesImpersonation(t *testing.T) {
 	adas := b.secrets["ada"]
 
 	delete(b.secrets, "ada") // another laptop, with the code but not ada's secret
-	for _, name := range []string{"ada", "ADA", " ada "} {
+	// "аda" starts with a Cyrillic а, "ＡＤＡ" is in fullwidth letters: on the page each looks like ada.
+	for _, name := range []string{"ada", "ADA", " ada ", "\u0430da", "\uff21\uff24\uff21"} {
 		if status, msg := b.join(name); status != http.StatusConflict || !strings.Contains(msg, "taken") || !strings.Contains(msg, "make board-remove") {
 			t.Errorf("joining as %q, ada's name: got %d %q, want 409 saying it is taken", name, status, msg)
 		}

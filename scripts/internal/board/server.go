@@ -29,6 +29,9 @@ const (
 type Options struct {
 	MaxLearners int     // learners the board takes; 0 is DefaultMaxLearners
 	Lessons     Catalog // the lessons and exercises it keeps; nil takes any (tests)
+	// SpecsDigest is the digest of the instructor's specs (lessons.SpecsDigest); a learner who
+	// reports another is marked on the page ("" marks nobody).
+	SpecsDigest string
 }
 
 // Server is the board: the state, its database, and the HTTP handlers.

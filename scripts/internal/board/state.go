@@ -31,6 +31,7 @@ type Learner struct {
 	LastReport   time.Time                   `json:"lastReport"`
 	LastProgress time.Time                   `json:"lastProgress"`
 	Lessons      map[string]map[int]Exercise `json:"lessons"`
+	SpecsDigest  string                      `json:"specsDigest,omitempty"` // of the specs its last report was checked with
 }
 
 // Exercise is a Result plus FailingSince: when the learner started failing it, for "stuck".
@@ -167,6 +168,7 @@ func (s *State) apply(r Report, now time.Time) {
 		s.Learners[r.Learner] = l
 	}
 	l.LastReport = now
+	l.SpecsDigest = r.SpecsDigest
 	for lesson, exercises := range r.Lessons {
 		if l.Lessons[lesson] == nil {
 			l.Lessons[lesson] = map[int]Exercise{}

@@ -29,7 +29,11 @@ func BoardState(root, statePath string) string {
 // in statePath, taking up to maxLearners (0: the default) learners.
 func ServeBoard(ctx context.Context, root, addr, statePath string, maxLearners int) (bool, error) {
 	statePath = BoardState(root, statePath)
-	b, err := board.Open(statePath, board.Options{MaxLearners: maxLearners, Lessons: catalog(root)})
+	digest, err := lessons.SpecsDigest(root)
+	if err != nil {
+		return false, fmt.Errorf("cannot read this workspace's specs, which the board compares the learners' with: %w", err)
+	}
+	b, err := board.Open(statePath, board.Options{MaxLearners: maxLearners, Lessons: catalog(root), SpecsDigest: digest})
 	if err != nil {
 		return false, err
 	}

@@ -98,6 +98,23 @@ func RenderSums(root string, all []Lesson) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// SpecsDigest is the SHA-256 of what `make sums` would write now: one value for every spec and
+// support file of the workspace as they are on disk. A learner's board reports carry it, and the
+// instructor's board marks a learner whose specs are not the instructor's (edited, then made to
+// look shipped with make sums; or another version of the workshop).
+func SpecsDigest(root string) (string, error) {
+	all, err := Discover(root)
+	if err != nil {
+		return "", err
+	}
+	sums, err := RenderSums(root, all)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(sums)
+	return hex.EncodeToString(sum[:]), nil
+}
+
 // EditedSupport lists what differs, in the lesson and the harness, from what the workspace
 // shipped: files changed or removed, and Go files added that are neither learner files nor
 // shipped ("changed: lessons/01-gvk-gvr/parse_test.go"). Empty means the checks count.
