@@ -19,6 +19,7 @@ pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/lessons" "$scratch/.cache/bin"
 cp -r lessons/01-gvk-gvr "$scratch/lessons/"
+mkdir -p "$scratch/solutions" && cp -r solutions/01-gvk-gvr "$scratch/solutions/" # the tools read which files are the learner's
 cp go.work.sum "$scratch/"
 grep " lessons/01-gvk-gvr/" lessons/specs.sha256 > "$scratch/lessons/specs.sha256" # lesson 01's specs as shipped
 # The same modules as the workspace (so the build cache serves every dependency), lesson 01 copied.
