@@ -38,7 +38,7 @@ var _ = Describe("Exercise 1: the defaulting webhook", harness.Exercise(1), func
 	// create creates the bucket and fails the spec with the API server's answer if it refused.
 	create := func(ctx context.Context, b *v1.Bucket) {
 		GinkgoHelper()
-		Expect(k.Create(ctx, b)).To(Succeed(), "the API server refused the bucket: is your defaulter returning an error?")
+		Expect(k.Create(ctx, b)).To(Succeed(), "the API server refused the bucket, and only the defaulting webhook was asked: a defaulter fills in, it never refuses")
 	}
 
 	It("fills in what the user left out", func(ctx SpecContext) {
@@ -56,6 +56,24 @@ var _ = Describe("Exercise 1: the defaulting webhook", harness.Exercise(1), func
 		Expect(b.Spec.SizeGB).To(BeEquivalentTo(50), "a size the user set is theirs: the defaulter must not overwrite it")
 		Expect(b.Spec.Tier).To(Equal(webhooks.TierArchive), "a tier the user set is theirs: the defaulter must not overwrite it")
 		Expect(b.Spec.Tags).To(Equal([]string{"team-a", webhooks.ManagedTag}), "the user's tags stay, ManagedTag comes after them")
+	}, SpecTimeout(harness.Timeout))
+
+	It("leaves a value the user set to validation, even one validation will refuse", func(ctx SpecContext) {
+		// Only the defaulting webhook runs in these specs: what it leaves is what is stored.
+		b := newBucket(ns, "wrong", v1.BucketSpec{Region: "eu-west", SizeGB: -5, Tier: "gold"})
+		create(ctx, b)
+		Expect(b.Spec.SizeGB).To(BeEquivalentTo(-5),
+			"the user asked for a size of -5 and the defaulter changed it to %d: a default is for a field left out; a wrong value is validation's to refuse, so the user learns of it", b.Spec.SizeGB)
+		Expect(b.Spec.Tier).To(Equal("gold"),
+			"the user asked for tier gold and the defaulter changed it to %q: a default is for a field left out; a tier validation does not know is its to refuse", b.Spec.Tier)
+	}, SpecTimeout(harness.Timeout))
+
+	It("adds ManagedTag only when no tag is it, wherever the user put it", func(ctx SpecContext) {
+		tags := []string{"team-a", webhooks.ManagedTag, "team-b"}
+		b := newBucket(ns, "tagged", v1.BucketSpec{Region: "eu-west", Tags: tags})
+		create(ctx, b)
+		Expect(b.Spec.Tags).To(Equal(tags),
+			"the user's tags already held ManagedTag (not last); the stored tags should be the user's, unchanged, with no second ManagedTag")
 	}, SpecTimeout(harness.Timeout))
 
 	It("is idempotent: an update runs it again on a defaulted bucket", func(ctx SpecContext) {

@@ -78,6 +78,29 @@ var _ = Describe("Exercise 5: a ValidatingAdmissionPolicy instead of a webhook",
 		Expect(k.Update(ctx, b)).To(Succeed(), "an update that keeps the region should pass")
 	}, SpecTimeout(harness.Timeout))
 
+	It("keeps a region that is not there as well: none may not become one, one may not become none", func(ctx SpecContext) {
+		enforced(ctx, ns)
+		// Only the policy runs here (no validating webhook), so a bucket without a region exists.
+		spec := valid()
+		spec.Region = ""
+		b := newBucket(ns, "nowhere", spec)
+		Expect(k.Create(ctx, b)).To(Succeed())
+		grown := b.DeepCopy()
+		grown.Spec.SizeGB = 40
+		err := k.Update(ctx, grown, client.DryRunAll)
+		Expect(err).NotTo(HaveOccurred(),
+			"a bucket without a region was refused an update that left the region alone: a rule must read an optional field only where it is there (has()); got: %v", err)
+		placed := b.DeepCopy()
+		placed.Spec.Region = "eu-west"
+		Expect(k.Update(ctx, placed, client.DryRunAll)).NotTo(Succeed(), "a bucket without a region was given one: that changes the region too")
+
+		c := newBucket(ns, "cleared", valid())
+		Expect(k.Create(ctx, c)).To(Succeed())
+		c.Spec.Region = ""
+		Expect(k.Update(ctx, c, client.DryRunAll)).NotTo(Succeed(),
+			"an update that removed spec.region was let through: a region that goes away has changed as much as one that moves")
+	}, SpecTimeout(harness.Timeout))
+
 	It("is bound to its namespace only", func(ctx SpecContext) {
 		other := cluster.Namespace(ctx, prefix)
 		enforced(ctx, ns)

@@ -1,6 +1,8 @@
 package webhooks_test
 
 import (
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -62,6 +64,27 @@ var _ = Describe("Exercise 2: the validating webhook", harness.Exercise(2), func
 		Expect(warnings.Take()).To(BeEmpty(), "a bucket under PremiumSizeGB deserves no warning")
 	}, SpecTimeout(harness.Timeout))
 
+	It("draws the size's limits where the README does: 1 and MaxSizeGB allowed, premium above PremiumSizeGB", func(ctx SpecContext) {
+		for _, size := range []int32{1, webhooks.PremiumSizeGB, webhooks.PremiumSizeGB + 1, webhooks.MaxSizeGB} {
+			spec := valid()
+			spec.SizeGB = size
+			err := k.Create(ctx, newBucket(ns, fmt.Sprintf("size-%d", size), spec))
+			Expect(err).NotTo(HaveOccurred(), "a bucket of %d GB is within 1 to %d GB and should be accepted; got: %v", size, webhooks.MaxSizeGB, err)
+			got := warnings.Take()
+			if size > webhooks.PremiumSizeGB {
+				Expect(got).To(containing("premium"), "a bucket of %d GB is above PremiumSizeGB (%d): the client should be warned of the premium rate", size, webhooks.PremiumSizeGB)
+			} else {
+				Expect(got).To(BeEmpty(), "a bucket of %d GB is not above PremiumSizeGB (%d) and deserves no warning; the client got %q", size, webhooks.PremiumSizeGB, got)
+			}
+		}
+		for _, size := range []int32{0, -1, webhooks.MaxSizeGB + 1} {
+			spec := valid()
+			spec.SizeGB = size
+			expectInvalid(k.Create(ctx, newBucket(ns, fmt.Sprintf("bad-size-%d", size+2), spec)), "spec.sizeGB",
+				fmt.Sprintf("a bucket of %d GB (only this validating webhook runs here: a 0 that reaches it is not left out, it is 0)", size))
+		}
+	}, SpecTimeout(harness.Timeout))
+
 	It("keeps the region, and checks every update like a create", func(ctx SpecContext) {
 		b := newBucket(ns, "moving", valid())
 		Expect(k.Create(ctx, b)).To(Succeed(), "a valid bucket should be accepted")
@@ -99,9 +122,17 @@ var _ = Describe("Exercise 2: the validating webhook", harness.Exercise(2), func
 		Expect(err.Error()).To(ContainSubstring(webhooks.ProtectedLabel), "the denial should name the label to remove")
 		warnings.Take()
 
-		b.Labels = nil
+		b.Labels = map[string]string{webhooks.ProtectedLabel: "false"}
 		Expect(k.Update(ctx, b)).To(Succeed())
-		Expect(k.Delete(ctx, b)).To(Succeed(), "without the label the bucket may go")
+		err = k.Delete(ctx, b)
+		Expect(err).NotTo(HaveOccurred(), "the bucket is labelled %s=false, and only the value true protects it: the delete should pass; got: %v", webhooks.ProtectedLabel, err)
+		warnings.Take()
+
+		b = newBucket(ns, "archived", valid())
+		b.Spec.Tier = webhooks.TierArchive
+		Expect(k.Create(ctx, b)).To(Succeed())
+		warnings.Take()
+		Expect(k.Delete(ctx, b)).To(Succeed(), "a bucket without the protected label may go")
 		Expect(warnings.Take()).To(containing("archive"), "deleting an archive tier bucket should warn, saying archive")
 	}, SpecTimeout(harness.Timeout))
 })

@@ -11,9 +11,12 @@ import (
 
 // Exercise 1: defaults, applied by the API server through a mutating webhook.
 //
-// The API server sends every matching create and update to the webhook with the object as the
-// client wrote it; controller-runtime decodes it, calls Default, and answers with a JSON patch
-// from the object it received to the one Default left. So Default only changes the object in
+// The API server sends every matching create and update to the webhook with the object it
+// decoded from the request: for a custom resource, fields the CRD's schema does not know are
+// already pruned and the schema's own defaults (a field's `default:`) already filled in
+// (apiextensions-apiserver's customresource_handler.go); the webhook is for the defaults a schema
+// cannot express. controller-runtime decodes the object, calls Default, and answers with a JSON
+// patch from the object it received to the one Default left. So Default only changes the object in
 // place. It runs on every create AND every update, on objects it has already defaulted, so it
 // must be idempotent: running it twice gives what running it once gave. And it fills in only
 // what the user left out: a value the user set is theirs.
