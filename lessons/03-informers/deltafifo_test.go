@@ -57,7 +57,7 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 			feedFromCluster(ctx, fifo, ns)
 
 			Expect([]string{popped(ctx, fifo, known), popped(ctx, fifo, known)}).To(ConsistOf(ns+"/old-1: Replaced", ns+"/old-2: Replaced"),
-				"an object the first list finds should come out Replaced (Sync, if EmitDeltaTypeReplaced is not set)")
+				"an object the first list finds should come out Replaced: a queue that does not tell a relist from a resync calls it Sync")
 			Expect(knownVersions(known)).To(Equal(first),
 				"PopDeltas should store each object of the first list in known, beside what known holds already: a Replaced delta is one object, not a whole new content for known")
 			life := createConfigMap(ctx, ns, "life", deltasLabel)
@@ -96,10 +96,10 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 			Expect(known.Add(sampleConfigMap("kept", "1"))).To(Succeed())
 			newQueue()
 			Expect(fifo.Replace([]any{sampleConfigMap("kept", "2")}, "2")).To(Succeed())
-			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Replaced"), "a relist must be told apart from a resync: set EmitDeltaTypeReplaced")
+			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Replaced"), "what a relist finds should come out Replaced, so that a consumer can tell a relist from a resync (Sync)")
 			Expect(knownVersions(known)).To(Equal(map[string]string{"lesson03/kept": "2"}), "PopDeltas should store the state the relist found")
 			Expect(fifo.Resync()).To(Succeed())
-			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Sync"), "a resync re-queues every object of known: did you pass known as KnownObjects?")
+			Expect(popped(ctx, fifo, known)).To(Equal("lesson03/kept: Sync"), "a resync should re-queue every object known holds, as Sync: the queue replayed nothing, as if it did not know what the consumer holds")
 			Expect(knownVersions(known)).To(Equal(map[string]string{"lesson03/kept": "2"}))
 		}, SpecTimeout(harness.Timeout))
 
@@ -149,7 +149,7 @@ var _ = Describe("Exercise 2: a DeltaFIFO", harness.Exercise(2), func() {
 			go func() { relisted <- fifo.Replace([]any{}, "2") }()
 			Consistently(relisted).WithContext(ctx).ShouldNot(Receive(),
 				"a relist got into the queue while PopDeltas was still storing what it had popped: Pop had returned and unlocked the queue. "+
-					"That relist found 'moving' neither queued nor in known, so it reports no deletion and known keeps a ghost: apply the deltas inside Pop's callback")
+					"That relist found 'moving' neither queued nor in known, so it reports no deletion and known keeps a ghost: what Pop hands over must be in known before the queue unlocks")
 			probe.release()
 
 			var r result
@@ -330,7 +330,7 @@ func pop(ctx context.Context, fifo *cache.DeltaFIFO, known cache.Store) (string,
 		done <- result{key, deltas, err}
 	}()
 	var r result
-	Eventually(done).WithContext(ctx).WithTimeout(popTimeout).Should(Receive(&r), "PopDeltas did not return: nothing was queued (without KnownObjects, a DeltaFIFO drops the deletion of an object it no longer holds), or it waits for more than one key")
+	Eventually(done).WithContext(ctx).WithTimeout(popTimeout).Should(Receive(&r), "PopDeltas did not return: nothing was queued (a queue that does not know the consumer's store drops the deletion of an object it no longer holds), or it waits for more than one key")
 	Expect(r.err).NotTo(HaveOccurred())
 	return r.key, r.deltas
 }

@@ -2,6 +2,7 @@ package informers_test
 
 import (
 	"context"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -39,7 +40,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 			handler.OnDelete(cache.DeletedFinalStateUnknown{Key: "team-a/stale", Obj: configMap("team-a", "stale", "1", nil)})
 			handler.OnDelete(cache.DeletedFinalStateUnknown{Key: "team-a/lost"})
 			Expect(rec.Events()).To(Equal([]string{"delete team-a/stale", "delete team-a/lost"}),
-				"a tombstone is a cache.DeletedFinalStateUnknown, not a ConfigMap: take the key from it")
+				"two tombstones (cache.DeletedFinalStateUnknown, not ConfigMaps), one with the last known ConfigMap and one without: a tombstone's key is certain, and each deletion is recorded under it")
 		})
 	})
 
@@ -62,7 +63,7 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 		_, err = lister.ConfigMaps(ns).Get("unlabelled")
 		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "a lister says NotFound for what the informer does not select, got %v", err)
 		Expect(rec.Events()).To(Equal([]string{"add " + ns + "/picked"}),
-			"the handler should have seen the initial list before StartConfigMapInformer returns: wait for its registration to sync")
+			"StartConfigMapInformer returned before its handler had been told of the initial list: it should return only once the handler has caught up")
 	}, SpecTimeout(harness.Timeout))
 
 	It("returns only once its handler has been told about every object of the initial list", func(ctx SpecContext) {
@@ -108,7 +109,22 @@ var _ = Describe("Exercise 4: SharedInformerFactory and handlers", harness.Exerc
 		_, err = cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "picked", metav1.GetOptions{})
 		Expect(err).NotTo(HaveOccurred(), "yet the ConfigMap itself still exists")
 	}, SpecTimeout(harness.Timeout))
+
+	It("tells its handler nothing while nothing changes", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson03")
+		createConfigMap(ctx, ns, "picked", pickLabel)
+		rec := &informers.Recorder{}
+		startConfigMapInformer(ctx, ns, rec)
+
+		// Nobody touches 'picked' from here on: whatever the handler hears now is not a change.
+		Consistently(rec.Events).WithContext(ctx).WithTimeout(quietFor).Should(Equal([]string{"add " + ns + "/picked"}),
+			"nobody changed %s/picked, yet the handler was told more than its add within %s of the start: an informer that replays its cache every so often (a resync) tells its handler of updates in which nothing changed; the informers of this lesson tell it only of changes", ns, quietFor)
+	}, SpecTimeout(harness.Timeout))
 })
+
+// quietFor is how long the specs watch an informer that has nothing to report: longer than the
+// 30 s resync period so many examples use.
+const quietFor = 40 * time.Second
 
 // startConfigMapInformer calls StartConfigMapInformer for the picked ConfigMaps of namespace.
 func startConfigMapInformer(ctx context.Context, namespace string, rec *informers.Recorder) corelisters.ConfigMapLister {

@@ -77,7 +77,7 @@ func expectWaitingWhileHeld(ctx context.Context, what string, held <-chan struct
 		Fail(fmt.Sprintf("%s returned (error: %v) before its handler had been told about what already exists: it should return only once the handler has caught up with the initial list", what, <-returned))
 	}
 	Consistently(returned).WithContext(ctx).ShouldNot(Receive(),
-		"%s returned while its handler was still busy with the initial list: the cache had synced, the handler had not; wait for the registration's HasSyncedChecker too", what)
+		"%s returned while its handler was still busy with the initial list: the cache had synced, the handler had not; it should return only once the handler has caught up too", what)
 }
 
 // names returns the names of objects, for readable failure messages.
@@ -95,7 +95,7 @@ func names[T metav1.Object](objs []T) []string {
 const startWithin = 10 * time.Second
 
 // startRunsRequested is the usual reason an informer that should have synced never does.
-const startRunsRequested = "A factory's Start runs only the informers asked of it before: ask for every informer (and add its handler) first, then Start"
+const startRunsRequested = "A factory's Start runs only the informers asked of it before Start was called"
 
 // returnsWithin runs start, a function of yours that should return by itself, and returns its
 // result. If start has not returned within the given time, the spec fails with "<what> did not

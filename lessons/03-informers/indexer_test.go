@@ -207,6 +207,6 @@ func (w *watchedIndexer) expectLookupOnly(index, value string) {
 	GinkgoHelper()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	Expect(w.scans).To(BeEmpty(), "the query read the whole cache (%v): ask the %q index with ByIndex instead, a map lookup", w.scans, index)
-	Expect(w.lookups).To(ContainElement(HavePrefix(index+"=")), "the query should ask the %q index (ByIndex(%q, %q)); it asked %v", index, index, value, w.lookups)
+	Expect(w.scans).To(BeEmpty(), "the query read the whole cache (%v), where the %q index answers with one map lookup", w.scans, index)
+	Expect(w.lookups).To(ContainElement(HavePrefix(index+"=")), "the query should ask the %q index for %q; it asked %v", index, value, w.lookups)
 }

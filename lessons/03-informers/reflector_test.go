@@ -47,6 +47,23 @@ var _ = Describe("Exercise 1: a ListWatch and a Reflector", harness.Exercise(1),
 		Expect(seen).NotTo(ContainElement("ADDED before"), "'before' was in the list already: a watch from the list's resourceVersion must not report it again")
 	}, SpecTimeout(harness.Timeout))
 
+	It("hands the options of a list on to the server: a label selector, a page size", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson03")
+		createConfigMap(ctx, ns, "picked", pickLabel)
+		createConfigMap(ctx, ns, "unlabelled", nil)
+		createConfigMap(ctx, ns, "also-unlabelled", nil)
+		lw := informers.ConfigMapListWatch(cluster.Clientset, ns)
+
+		selected := listConfigMapsWith(ctx, lw, metav1.ListOptions{LabelSelector: pickSelector})
+		Expect(names(pointers(selected.Items))).To(ConsistOf("picked"),
+			"a list asked for the ConfigMaps labelled %s came back with others: the server selects only 'picked' when the selector reaches it", pickSelector)
+
+		page := listConfigMapsWith(ctx, lw, metav1.ListOptions{Limit: 2})
+		Expect(page.Items).To(HaveLen(2), "a list asked for pages of 2 returned %d ConfigMaps %v, from a namespace that holds 3 or more: the server answers one page at a time when the page size reaches it",
+			len(page.Items), names(pointers(page.Items)))
+		Expect(page.Continue).NotTo(BeEmpty(), "a first page of 2 out of 3 or more ConfigMaps should carry a continue token for the rest")
+	}, SpecTimeout(harness.Timeout))
+
 	It("keeps a store equal to the namespace's ConfigMaps as they are added, changed and deleted", func(ctx SpecContext) {
 		ns := cluster.Namespace(ctx, "lesson03")
 		early := createConfigMap(ctx, ns, "early", nil)
@@ -76,12 +93,18 @@ var _ = Describe("Exercise 1: a ListWatch and a Reflector", harness.Exercise(1),
 const reflectorStartWithin = 5 * time.Second
 
 // reflectorRunsInGoroutine is why StartConfigMapReflector blocks, when it does.
-const reflectorRunsInGoroutine = "a Reflector's RunWithContext lists and watches until its context ends, so calling it blocks your function: start it in its own goroutine and return the Reflector"
+const reflectorRunsInGoroutine = "a Reflector's RunWithContext lists and watches until its context ends: a function that waits for it never returns, while the Reflector must keep running after the function has returned"
 
 // listConfigMaps lists through a ListWatch, as a Reflector does first.
 func listConfigMaps(ctx context.Context, lw cache.ListerWatcherWithContext) *corev1.ConfigMapList {
 	GinkgoHelper()
-	obj, err := lw.ListWithContext(ctx, metav1.ListOptions{})
+	return listConfigMapsWith(ctx, lw, metav1.ListOptions{})
+}
+
+// listConfigMapsWith lists through a ListWatch with the given options.
+func listConfigMapsWith(ctx context.Context, lw cache.ListerWatcherWithContext, options metav1.ListOptions) *corev1.ConfigMapList {
+	GinkgoHelper()
+	obj, err := lw.ListWithContext(ctx, options)
 	Expect(err).NotTo(HaveOccurred(), "your ListWatch could not list")
 	list, ok := obj.(*corev1.ConfigMapList)
 	Expect(ok).To(BeTrue(), "listing ConfigMaps should return a *corev1.ConfigMapList, not %T", obj)

@@ -42,7 +42,7 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 			deleteTombstone(pods, cache.DeletedObject[*corev1.Pod]{OptionalObj: stale, FinalStateUnknown: &cache.DeletedFinalStateUnknown{Key: "lesson03/stale", Obj: stale}})
 			deleteTombstone(pods, cache.DeletedObject[*corev1.Pod]{FinalStateUnknown: &cache.DeletedFinalStateUnknown{Key: "lesson03/lost"}})
 			Expect(rec.Events()).To(Equal([]string{"delete Pod lesson03/stale", "delete Pod lesson03/lost"}),
-				"a tombstone's key is certain, its object is not: take the key from the DeletedObject's GetKey()")
+				"a tombstone's key is certain, its object is not: each deletion is recorded under the key the cache held")
 		})
 	})
 
@@ -88,7 +88,7 @@ var _ = Describe("Exercise 5: counting events while scaling", harness.Exercise(5
 			g.Expect(rec.Count("update Pod ")).To(BeNumerically(">=", 8), "bound and ready for each Pod, then marked for deletion for two of them")
 		}).WithContext(ctx).Should(Succeed())
 		Expect(keysAfter(rec, "add Pod ")).To(ContainElements(keysAfter(rec, "delete Pod ")),
-			"each delete should name a Pod that was added, by the same key (namespace/name): take it from the DeletedObject's GetKey()")
+			"each delete should name a Pod that was added, under the same key (namespace/name)")
 		reportCounts(rec)
 	}, SpecTimeout(harness.Timeout))
 
@@ -125,7 +125,7 @@ func deleteTombstone(handler cache.TypedResourceEventHandler[*corev1.Pod], tombs
 	GinkgoHelper()
 	defer func() {
 		if r := recover(); r != nil {
-			Fail(fmt.Sprintf("OnDelete panicked on a tombstone for %s (%v): a DeletedObject's OptionalObj may be stale or nil, only its key is certain: GetKey()",
+			Fail(fmt.Sprintf("OnDelete panicked on a tombstone for %s (%v): a DeletedObject's OptionalObj may be stale or nil, only its key is certain",
 				tombstone.FinalStateUnknown.Key, r))
 		}
 	}()

@@ -2,10 +2,13 @@ package queues_test
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gcustom"
+	"github.com/onsi/gomega/types"
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 )
@@ -61,4 +64,25 @@ func (c *timerClock) awaitTimer(ctx context.Context) time.Duration {
 	Eventually(c.timers).WithContext(ctx).Should(Receive(&d),
 		"the queue never set a timer on the clock it was given: does it run on that clock, and was the item added with a delay?")
 	return d
+}
+
+// Matchers for delays that say what they saw in human units ("1.28s", "[5ms 10ms]"): Gomega's
+// own matchers print a time.Duration as its nanoseconds.
+
+// sameDuration matches the delay want.
+func sameDuration(want time.Duration) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(delay time.Duration) (bool, error) { return delay == want, nil }).
+		WithTemplate("Expected a delay of {{.Data}}, got {{.Actual}}", want)
+}
+
+// sameDurations matches the delays want, in that order.
+func sameDurations(want ...time.Duration) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(delays []time.Duration) (bool, error) { return slices.Equal(delays, want), nil }).
+		WithTemplate("Expected the delays {{.Data}}, got {{.Actual}}", want)
+}
+
+// durationBetween matches a delay from low to high, both included.
+func durationBetween(low, high time.Duration) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(delay time.Duration) (bool, error) { return delay >= low && delay <= high, nil }).
+		WithTemplate("Expected a delay from {{index .Data 0}} to {{index .Data 1}}, got {{.Actual}}", []time.Duration{low, high})
 }

@@ -94,8 +94,8 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 				g.Expect(checksumOf(ctx, g, ns, name)).To(Equal(queues.Checksum(created.Data)))
 			}, "%s is labelled, so it should get the checksum annotation", name)
 		}
-		Expect(api.writesOf("first")).To(Equal(1), "first needed one write. That write came back as an update event; syncing it again should find the annotation already right and send nothing: compare before you Update")
-		Expect(api.reads()).To(BeEmpty(), "sync read ConfigMaps with GET requests to the API server: read them from the lister (the informer's cache), which costs no request")
+		Expect(api.writesOf("first")).To(Equal(1), "first needed one write. That write came back as an update event, and syncing it again should have found the annotation already right and written nothing")
+		Expect(api.reads()).To(BeEmpty(), "sync read these ConfigMaps with GET requests to the API server, while the informer's cache holds them at no cost")
 	}, SpecTimeout(harness.Timeout))
 
 	It("retries a key whose update failed with a transient error", func(ctx SpecContext) {
@@ -106,7 +106,7 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 
 		controller.eventually(ctx, func(g Gomega) {
 			g.Expect(checksumOf(ctx, g, ns, "settings")).To(Equal(queues.Checksum(labelled.Data)))
-		}, "the first update was answered with 409 Conflict (by the spec): sync should return that error, so that the worker retries the key")
+		}, "the first update was answered with 409 Conflict (by the spec), and the annotation never appeared: a key whose sync failed is retried")
 		Expect(api.writesOf("settings")).To(BeNumerically(">=", 2), "one failed update, then at least one that went through")
 	}, SpecTimeout(harness.Timeout))
 
@@ -121,8 +121,44 @@ var _ = Describe("Exercise 4: a ConfigMap checksum controller", harness.Exercise
 		}, "the controller should be running before the spec stops it")
 
 		cancel()
-		Eventually(controller.stopped).WithContext(ctx).Should(BeClosed(), "Run should return soon after its context is cancelled: wait for ctx.Done(), shut the queue down, wait for the workers")
+		Eventually(controller.stopped).WithContext(ctx).Should(BeClosed(), "Run did not return after its context was cancelled, with no sync in progress: it should stop its workers and return soon after")
 		Expect(controller.err).NotTo(HaveOccurred(), "Run should return nil after a clean shutdown")
+	}, SpecTimeout(harness.Timeout))
+
+	It("returns only once the sync in progress when it was cancelled has finished", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		runCtx, cancel := context.WithCancel(ctx)
+		DeferCleanup(cancel)
+		api := holdingWrites()
+		controller := startController(runCtx, ns, 1, api)
+		DeferCleanup(api.release) // before startController's cleanup, which waits for Run
+		createConfigMap(ctx, ns, "settings", managed, map[string]string{"color": "blue"})
+		Eventually(api.held).WithContext(ctx).Should(Receive(Equal("settings")),
+			"settings is labelled, yet the controller sent no update of it")
+
+		// The worker is in the middle of its sync: its update has not been answered yet.
+		cancel()
+		Consistently(controller.stopped).WithContext(ctx).ShouldNot(BeClosed(),
+			"Run returned while its worker was still in the middle of a sync (its update of settings had not been answered): Run's return tells the caller that the controller has stopped, so it should come only once every worker has finished the key in hand")
+		api.release()
+		Eventually(controller.stopped).WithContext(ctx).Should(BeClosed(), "the sync in progress has finished, so Run should return")
+		Expect(controller.err).NotTo(HaveOccurred(), "Run should return nil after a clean shutdown")
+	}, SpecTimeout(harness.Timeout))
+
+	It("returns an error when its cache never synced before it was cancelled", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson04")
+		runCtx, cancel := context.WithCancel(ctx)
+		DeferCleanup(cancel)
+		// Every list and watch of ConfigMaps is refused, as for a client without the RBAC to list
+		// them: the informer retries, and its cache never syncs.
+		controller := startController(runCtx, ns, 1, &apiRecorder{refuseLists: true})
+		Consistently(controller.stopped).WithContext(ctx).ShouldNot(BeClosed(),
+			"Run returned while its context was live and its cache had not synced yet: a cache that has not synced may still do so, and Run waits for it as long as its context lasts")
+
+		cancel()
+		Eventually(controller.stopped).WithContext(ctx).Should(BeClosed(), "Run should return soon after its context is cancelled, whether or not its cache synced")
+		Expect(controller.err).To(HaveOccurred(),
+			"every list of ConfigMaps was refused (403 Forbidden), so the informer's cache never synced, yet Run returned nil, as after a clean shutdown: a controller that never had a complete cache has done no trustworthy work, and its Run says so with an error")
 	}, SpecTimeout(harness.Timeout))
 })
 
@@ -162,7 +198,7 @@ func startController(ctx context.Context, ns string, workers int, api *apiRecord
 		// A timeout shorter than the node's, so that a Run that never returns fails here, with
 		// this message, rather than by the node timing out.
 		Eventually(running.stopped).WithContext(cleanupCtx).WithTimeout(20*time.Second).Should(BeClosed(),
-			"Run did not return after its context was cancelled: once ctx is done, shut the queue down (so that every worker's Get returns) and wait for the workers")
+			"Run did not return within 20 s of its context being cancelled: once its context ends, a controller wakes its workers, which wait for keys that will not come, lets each finish the key in hand, and returns")
 		factory.Shutdown()
 		running.expectCacheUntouched()
 	}, NodeTimeout(30*time.Second))
@@ -189,7 +225,7 @@ func (r *runningController) eventually(ctx context.Context, check func(Gomega), 
 func (r *runningController) expectCacheUntouched() {
 	GinkgoHelper()
 	if changes := r.cache.mutated(); len(changes) > 0 {
-		Fail("the controller changed objects in the informer's cache in place, which every other reader of the cache shares: DeepCopy the ConfigMap from the lister before you change it.\n" +
+		Fail("the controller changed objects in the informer's cache in place, which every other reader of the cache shares: what a lister hands out is the cache's own object, and only a copy is yours to change.\n" +
 			strings.Join(changes, "\n"))
 	}
 }

@@ -54,7 +54,7 @@ var _ = Describe("Exercise 3: the delaying queue's waiting room", harness.Exerci
 		waiting.Add("b", at(3*time.Second))
 		waiting.Add("a", at(time.Second))
 		waiting.Add("a", at(4*time.Second))
-		Expect(waiting.Len()).To(Equal(2), "a waits once, however often it is added: look it up in byItem before pushing a new entry")
+		Expect(waiting.Len()).To(Equal(2), "a was added three times and b once: a waits once, however often it is added")
 		expectNextReadyAt(waiting, at(time.Second), "a was added for 5 s, then 1 s, then 4 s: it keeps the earliest, 1 s")
 		Expect(waiting.PopReady(at(time.Second))).To(Equal([]string{"a"}))
 		Expect(waiting.PopReady(at(10*time.Second))).To(Equal([]string{"b"}), "a was handed out at 1 s: it must not come out again at 4 s or 5 s")
@@ -65,7 +65,7 @@ var _ = Describe("Exercise 3: the delaying queue's waiting room", harness.Exerci
 			waiting.Add(item, at(time.Duration(i+1)*10*time.Second))
 		}
 		waiting.Add("g", at(5*time.Second))
-		expectNextReadyAt(waiting, at(5*time.Second), "g moved from 70 s to 5 s, so it is due first: after changing an entry's time, heap.Fix it")
+		expectNextReadyAt(waiting, at(5*time.Second), "g moved from 70 s to 5 s, so it is due first, ahead of the items it was behind")
 		Expect(waiting.PopReady(at(25*time.Second))).To(Equal([]string{"g", "a", "b"}), "due after 5 s (g), 10 s (a) and 20 s (b)")
 	})
 
@@ -73,8 +73,22 @@ var _ = Describe("Exercise 3: the delaying queue's waiting room", harness.Exerci
 		waiting.Add("a", at(time.Second))
 		Expect(waiting.PopReady(at(time.Second))).To(Equal([]string{"a"}))
 		waiting.Add("a", at(2*time.Second))
-		Expect(waiting.Len()).To(Equal(1), "a was handed out, then added again: it should wait again (delete it from byItem when you pop it)")
+		Expect(waiting.Len()).To(Equal(1), "a was handed out, then added again: it should wait again, like any item added")
 		Expect(waiting.PopReady(at(2 * time.Second))).To(Equal([]string{"a"}))
+	})
+
+	It("hands out at once an item added with a time already past", func() {
+		Expect(waiting.PopReady(at(10 * time.Second))).To(BeEmpty())
+		waiting.Add("late", at(5*time.Second))
+		Expect(waiting.PopReady(at(10*time.Second))).To(Equal([]string{"late"}),
+			"late was added with a time (5 s) before the now of the last PopReady (10 s): an item whose time has passed is due, and the next PopReady hands it out")
+
+		// The queue's clock need not be the real one: a fake clock may stand years back.
+		longAgo := time.Date(2001, time.May, 1, 12, 0, 0, 0, time.UTC)
+		waiting.Add("b", longAgo.Add(2*time.Second))
+		waiting.Add("a", longAgo.Add(time.Second))
+		Expect(waiting.PopReady(longAgo.Add(3*time.Second))).To(Equal([]string{"a", "b"}),
+			"a and b were added for 1 s and 2 s after a time long past, on a clock that reads 3 s after it: both are due, and nothing but the now given to PopReady says what is past")
 	})
 
 	It("agrees with a plain sorted list over many adds and pops", func() {

@@ -17,7 +17,7 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 	Describe("PerItemBackoff", func() {
 		It("doubles an item's delay with each failure, from the base up to the maximum", func() {
 			limiter := queues.NewPerItemBackoff[string](time.Second, 10*time.Second)
-			Expect(whenTimes(limiter, "a", 6)).To(Equal([]time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}),
+			Expect(whenTimes(limiter, "a", 6)).To(sameDurations(time.Second, 2*time.Second, 4*time.Second, 8*time.Second, 10*time.Second, 10*time.Second),
 				"the delays of six failures in a row, with base 1 s and max 10 s: the first failure waits the base")
 			Expect(limiter.NumRequeues("a")).To(Equal(6), "NumRequeues counts the item's failures: one per When")
 		})
@@ -26,12 +26,12 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 			limiter := queues.NewPerItemBackoff[string](time.Second, time.Minute)
 			whenTimes(limiter, "a", 3)
 			Expect(limiter.NumRequeues("b")).To(BeZero(), "b has not failed yet")
-			Expect(limiter.When("b")).To(Equal(time.Second), "b fails for the first time: a's failures must not slow it down")
+			Expect(limiter.When("b")).To(sameDuration(time.Second), "b fails for the first time: a's failures must not slow it down")
 			Expect(limiter.NumRequeues("a")).To(Equal(3), "a failed three times; b's failure is not a's")
 
 			limiter.Forget("a")
 			Expect(limiter.NumRequeues("a")).To(BeZero(), "Forget clears the item's failures")
-			Expect(limiter.When("a")).To(Equal(time.Second), "after Forget, the item starts again from the base delay")
+			Expect(limiter.When("a")).To(sameDuration(time.Second), "after Forget, the item starts again from the base delay")
 			Expect(limiter.NumRequeues("b")).To(Equal(1), "forgetting a must not forget b")
 		})
 
@@ -40,17 +40,17 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 				limiter := queues.NewPerItemBackoff[string](base, 1000*time.Second)
 				delays := whenTimes(limiter, "a", 100)
 				for failure, delay := range delays {
-					Expect(delay).To(And(BeNumerically(">=", base), BeNumerically("<=", 1000*time.Second)),
-						"with base %v and max 1000 s, failure %d waits %v: base × 2^n overflows an int64 of nanoseconds (for a 1 s base, from n = 34); compare against the maximum in a type that does not wrap around", base, failure+1, delay)
+					Expect(delay).To(durationBetween(base, 1000*time.Second),
+						"with base %v and max 1000 s, failure %d waits %v: base × 2^n overflows an int64 of nanoseconds (for a 1 s base, from n = 34), and a delay that wraps around leaves the range from base to max", base, failure+1, delay)
 				}
-				Expect(delays[99]).To(Equal(1000*time.Second), "after 100 failures the item waits the maximum")
+				Expect(delays[99]).To(sameDuration(1000*time.Second), "after 100 failures the item waits the maximum")
 			}
 		})
 
 		It("counts every failure when many workers fail at once", func(ctx SpecContext) {
 			count, output, err := runHammer(ctx)
-			Expect(err).NotTo(HaveOccurred(), "%d workers calling When, NumRequeues and Forget at once stopped the program (it ran in a child process):\n%s\nguard the failure counts with b.mu, in every method", hammerWorkers, output)
-			Expect(count).To(Equal(hammerWorkers*hammerCalls), "%d workers counted %d failures each of one item: guard the failure counts with b.mu, in every method", hammerWorkers, hammerCalls)
+			Expect(err).NotTo(HaveOccurred(), "%d workers calling When, NumRequeues and Forget at once stopped the program (it ran in a child process):\n%s\nthe failure counts were read and written by several goroutines at once", hammerWorkers, output)
+			Expect(count).To(Equal(hammerWorkers*hammerCalls), "%d workers counted %d failures each of one item, and some were lost: failures counted at the same time must all count", hammerWorkers, hammerCalls)
 		}, SpecTimeout(harness.Timeout))
 
 		It("holds a failed item back in a rate-limiting queue for exactly its delay", func(ctx SpecContext) {
@@ -60,7 +60,7 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 			DeferCleanup(queue.ShutDown)
 
 			queue.AddRateLimited("a")
-			Expect(clock.awaitTimer(ctx)).To(Equal(time.Second), "the queue should wait the delay your limiter gave for a first failure")
+			Expect(clock.awaitTimer(ctx)).To(sameDuration(time.Second), "the queue should wait the delay your limiter gave for a first failure")
 			clock.Step(time.Second - time.Millisecond)
 			Expect(queue.Len()).To(BeZero(), "1 ms before its delay is over, the item is still waiting")
 			clock.Step(time.Millisecond)
@@ -69,7 +69,7 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 			item, _ := queue.Get()
 			queue.Done(item)
 			queue.AddRateLimited("a")
-			Expect(clock.awaitTimer(ctx)).To(Equal(2*time.Second), "the second failure in a row waits twice as long")
+			Expect(clock.awaitTimer(ctx)).To(sameDuration(2*time.Second), "the second failure in a row waits twice as long")
 			Expect(queue.NumRequeues("a")).To(Equal(2), "the queue asks your limiter how many failures it counted")
 		}, SpecTimeout(harness.Timeout))
 	})
@@ -77,18 +77,30 @@ var _ = Describe("Exercise 2: rate limiters", harness.Exercise(2), func() {
 	Describe("ControllerRateLimiter", func() {
 		It("backs a failing item off from 5 ms, doubling, and starts it again after Forget", func() {
 			limiter := queues.ControllerRateLimiter[string]()
-			Expect(whenTimes(limiter, "a", 4)).To(Equal([]time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}),
+			Expect(whenTimes(limiter, "a", 4)).To(sameDurations(5*time.Millisecond, 10*time.Millisecond, 20*time.Millisecond, 40*time.Millisecond),
 				"while the bucket has tokens, the per-item backoff (5 ms, doubling) decides")
 			Expect(limiter.NumRequeues("a")).To(Equal(4), "the max-of limiter reports the per-item count")
 			limiter.Forget("a")
-			Expect(limiter.When("a")).To(Equal(5*time.Millisecond), "after Forget, the item starts again from 5 ms")
+			Expect(limiter.When("a")).To(sameDuration(5*time.Millisecond), "after Forget, the item starts again from 5 ms")
+		})
+
+		It("lets a failing item's delay keep doubling past 1 s, up to 1000 s", func() {
+			limiter := queues.ControllerRateLimiter[string]()
+			// 20 failures of one item take 20 of the bucket's 100 tokens: the per-item delay decides.
+			delays := whenTimes(limiter, "a", 20)
+			Expect(delays[8]).To(sameDuration(1280*time.Millisecond),
+				"the 9th failure in a row of one item should wait 5 ms × 2^8 = 1.28 s: its delay keeps doubling past 1 s")
+			Expect(delays[17]).To(sameDuration(655360*time.Millisecond),
+				"the 18th failure in a row should wait 5 ms × 2^17 = 655.36 s (some 11 minutes), below the maximum of 1000 s")
+			Expect(delays[18:]).To(HaveEach(sameDuration(1000*time.Second)),
+				"from the 19th failure in a row (5 ms × 2^18 is some 1311 s) an item waits the maximum, 1000 s (some 17 minutes)")
 		})
 
 		It("holds a storm of failures to 10 a second once the burst of 100 is spent", func() {
 			start := time.Now()
 			limiter := queues.ControllerRateLimiter[string]()
 			for i := range 100 {
-				Expect(limiter.When(fmt.Sprintf("item-%d", i))).To(Equal(5*time.Millisecond), "item-%d fails for the first time: with tokens left in the bucket of 100, the per-item delay (5 ms) is the larger", i)
+				Expect(limiter.When(fmt.Sprintf("item-%d", i))).To(sameDuration(5*time.Millisecond), "item-%d fails for the first time: with tokens left in the bucket of 100, the per-item delay (5 ms) is the larger", i)
 			}
 			// The bucket refills while the spec runs, so the delay may be a little shorter than
 			// 1/10 s, by at most the time elapsed since start.
@@ -110,5 +122,5 @@ func whenTimes(limiter workqueue.TypedRateLimiter[string], item string, n int) [
 // aboutAfter matches a delay a token bucket gives for a token due want after start: want,
 // less the time that has passed since start (the bucket refilled meanwhile), but no more.
 func aboutAfter(want time.Duration, start time.Time) types.GomegaMatcher {
-	return And(BeNumerically("<=", want), BeNumerically(">=", want-time.Since(start)))
+	return durationBetween(want-time.Since(start), want)
 }

@@ -27,7 +27,7 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 		// Only an item that is Done goes back in line when it is added again; an item still
 		// being processed would just be marked dirty.
 		queue.Add("a")
-		Expect(queue.Len()).To(Equal(1), "an item added again after ProcessNextItem is not back in line, so the queue thinks it is still being processed: call queue.Done(item)")
+		Expect(queue.Len()).To(Equal(1), "an item added again after ProcessNextItem is not back in line, so the queue thinks it is still being processed: a worker marks every item it took as done")
 	}, SpecTimeout(harness.Timeout))
 
 	It("marks the item done even when sync panics, and lets the panic go on", func(ctx SpecContext) {
@@ -40,7 +40,7 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 		// Whoever recovers the panic further up goes on using the queue: the item must not be
 		// stuck as being processed.
 		queue.Add("a")
-		Expect(queue.Len()).To(Equal(1), "after sync panicked, a is still marked as being processed, so adding it again does not put it back in line: defer queue.Done(item) right after Get, so that no path skips it")
+		Expect(queue.Len()).To(Equal(1), "after sync panicked, a is still marked as being processed, so adding it again does not put it back in line: an item is marked done however its sync ends, a panic included")
 	}, SpecTimeout(harness.Timeout))
 
 	It("processes an item added many times before it was taken once, in the order first added", func(ctx SpecContext) {
@@ -65,15 +65,15 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 
 		queue.Add("a")
 		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeTrue(), notShutDown)
-		Expect(queue.NumRequeues("a")).To(Equal(1), "a failed sync should put the item back with queue.AddRateLimited, which counts the failure")
+		Expect(queue.NumRequeues("a")).To(Equal(1), "a failed sync should count as a failure of the item in the queue's rate limiter (NumRequeues), which decides when it is retried")
 		Expect(queue.Len()).To(BeZero(), "a failed item must wait for the rate limiter's delay, not go straight back in line")
-		Expect(clock.awaitTimer(ctx)).To(Equal(time.Second), "the first retry should wait the limiter's base delay, 1 s")
+		Expect(clock.awaitTimer(ctx)).To(sameDuration(time.Second), "the first retry should wait the limiter's base delay, 1 s")
 
 		clock.Step(time.Second)
 		Eventually(queue.Len).WithContext(ctx).Should(Equal(1), "after its delay the item should be back in line")
 		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeTrue(), notShutDown)
 		Expect(rec.calls()).To(Equal([]string{"a", "a"}))
-		Expect(queue.NumRequeues("a")).To(BeZero(), "after a success, call queue.Forget(item), so that the item's next failure starts from the shortest delay again")
+		Expect(queue.NumRequeues("a")).To(BeZero(), "after a success the item's failures were still counted, so its next failure would wait longer than the shortest delay: a success forgets them")
 	}, SpecTimeout(harness.Timeout))
 
 	It("gives up on an item that still fails after MaxRetries retries, and forgets it", func(ctx SpecContext) {
@@ -81,11 +81,11 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 		rec.fail("a", 100)
 		queue.Add("a")
 		for try := 1; try <= queues.MaxRetries+1; try++ {
-			Expect(queue.Len()).To(Equal(1), "before try %d of %d, the failed item should be back in line: retry with queue.AddRateLimited while queue.NumRequeues(item) < MaxRetries", try, queues.MaxRetries+1)
+			Expect(queue.Len()).To(Equal(1), "before try %d of %d, the failed item should be back in line: a failed item is retried, after its limiter's delay, until it has been retried MaxRetries times", try, queues.MaxRetries+1)
 			Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeTrue(), notShutDown)
 		}
 		Expect(queue.Len()).To(BeZero(), "after its first try and MaxRetries retries, the worker should give up on the item, not add it again")
-		Expect(queue.NumRequeues("a")).To(BeZero(), "an item given up on should be forgotten too (queue.Forget), so that its next failure starts from the shortest delay")
+		Expect(queue.NumRequeues("a")).To(BeZero(), "an item given up on still had its failures counted, so its next failure, days later maybe, would find its retries spent: giving up forgets them too")
 	}, SpecTimeout(harness.Timeout))
 
 	It("never lets two workers process one item at once, and processes it again if it was added meanwhile", func(ctx SpecContext) {
@@ -102,7 +102,7 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 		queue.Add("b")
 		queue.Add("c")
 		waitUntil(ctx, stopped, func(g Gomega) { g.Expect(rec.calls()).To(ContainElements("b", "c")) }, "the idle workers should have processed b and c")
-		Expect(rec.callsOf("a")).To(Equal(1), "another worker took a while its first sync was still running: call Done only after sync has returned")
+		Expect(rec.callsOf("a")).To(Equal(1), "another worker took a while its first sync was still running: an item is done only once its sync has returned")
 
 		release()
 		waitUntil(ctx, stopped, func(g Gomega) { g.Expect(rec.callsOf("a")).To(Equal(2)) },
@@ -127,9 +127,9 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 			queue.ShutDownWithDrain()
 			close(drained)
 		}()
-		Expect(drained).NotTo(BeClosed(), "the queue was drained while a's sync was still running: call Done only after sync has returned")
+		Expect(drained).NotTo(BeClosed(), "the queue was drained while a's sync was still running: an item is done only once its sync has returned")
 		release()
-		Eventually(drained).WithContext(ctx).Should(BeClosed(), "the queue was never drained: call queue.Done(item) on every path, for example with defer")
+		Eventually(drained).WithContext(ctx).Should(BeClosed(), "the queue was never drained: an item a worker took was never marked done")
 		Eventually(stopped).WithContext(ctx).Should(BeClosed(), "after ShutDown, ProcessNextItem should return false so that the workers stop")
 	}, SpecTimeout(harness.Timeout))
 
@@ -138,9 +138,9 @@ var _ = Describe("Exercise 1: the worker loop", harness.Exercise(1), func() {
 		queue.Add("a")
 		queue.Add("b")
 		queue.ShutDown()
-		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeTrue(), "items queued before ShutDown are still handed out: process them and return true")
-		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeTrue(), "items queued before ShutDown are still handed out: process them and return true")
-		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeFalse(), "the queue is shut down and empty: return false so that the worker stops")
+		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeTrue(), "items queued before ShutDown are still handed out: ProcessNextItem should process them and return true, the queue is still there")
+		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeTrue(), "items queued before ShutDown are still handed out: ProcessNextItem should process them and return true, the queue is still there")
+		Expect(queues.ProcessNextItem(ctx, queue, rec.sync)).To(BeFalse(), "the queue is shut down and empty: ProcessNextItem should return false, which stops the worker")
 		Expect(rec.calls()).To(Equal([]string{"a", "b"}))
 	}, SpecTimeout(harness.Timeout))
 })

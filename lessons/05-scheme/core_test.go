@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -38,6 +40,22 @@ var _ = Describe("Exercise 1: a Scheme with only core/v1, and its defaults", har
 		Expect(kinds).To(ContainElements("ListOptions", "WatchEvent"), "core/v1's AddToScheme also registers the kinds every group version shares")
 		Expect(slices.IsSorted(kinds)).To(BeTrue(), "KnownKinds should sort the kinds: map order changes from run to run")
 		Expect(scheme.KnownKinds(core, appsv1.SchemeGroupVersion)).To(BeEmpty(), "a Scheme with core/v1 only knows no apps/v1 kind")
+	})
+
+	It("lists the kinds of the version asked for, not those of the group's other versions", func() {
+		// autoscaling/v1 has the kind Scale; autoscaling/v2 has not.
+		autoscaling := runtime.NewScheme()
+		Expect(autoscalingv1.AddToScheme(autoscaling)).To(Succeed())
+		Expect(autoscalingv2.AddToScheme(autoscaling)).To(Succeed())
+		Expect(scheme.KnownKinds(autoscaling, autoscalingv1.SchemeGroupVersion)).To(ContainElements("HorizontalPodAutoscaler", "Scale"))
+		v2 := scheme.KnownKinds(autoscaling, autoscalingv2.SchemeGroupVersion)
+		Expect(v2).To(ContainElement("HorizontalPodAutoscaler"))
+		Expect(v2).NotTo(ContainElement("Scale"),
+			"a Scheme with autoscaling/v1 and autoscaling/v2, asked for the kinds of autoscaling/v2, listed Scale, which only autoscaling/v1 has: a version's kinds are its own, whatever the group's other versions hold")
+		Expect(slices.Compact(slices.Clone(v2))).To(Equal(v2), "KnownKinds listed a kind more than once: a group version knows each of its kinds once")
+
+		Expect(scheme.KnownKinds(clientgoscheme.Scheme, appsv1.SchemeGroupVersion)).NotTo(ContainElement("DeploymentRollback"),
+			"client-go's scheme, asked for the kinds of apps/v1, listed DeploymentRollback, which only apps/v1beta1 has")
 	})
 
 	It("knows every kind the cluster serves in core/v1", func(ctx SpecContext) {

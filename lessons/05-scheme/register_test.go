@@ -59,7 +59,7 @@ var _ = Describe("Exercise 2: your own kind in a Scheme, in two versions", harne
 		s := withGadgets()
 		gvks, _, err := s.ObjectKinds(&scheme.GadgetV1alpha1{})
 		Expect(err).NotTo(HaveOccurred(), "the Scheme should know the Go type *GadgetV1alpha1")
-		Expect(gvks).To(ConsistOf(gadgetAlphaKind), "the kind is Gadget, not the Go type's name: see AddKnownTypeWithName")
+		Expect(gvks).To(ConsistOf(gadgetAlphaKind), "GadgetV1alpha1 is the kind Gadget in v1alpha1, whatever its Go type is called")
 
 		obj, err := s.New(gadgetAlphaKind)
 		Expect(err).NotTo(HaveOccurred(), "the Scheme should know the kind %s", gadgetAlphaKind)
@@ -76,7 +76,7 @@ var _ = Describe("Exercise 2: your own kind in a Scheme, in two versions", harne
 				Spec:       scheme.GadgetV1alpha1Spec{Color: "teal", Parts: alphaParts, Settings: map[string]string{"speed": "fast"}},
 			}
 			out, err := s.ConvertToVersion(alpha, scheme.GroupVersion)
-			Expect(err).NotTo(HaveOccurred(), "no conversion from v1alpha1 to v1: did you register one with AddConversionFunc?")
+			Expect(err).NotTo(HaveOccurred(), "converting a v1alpha1 Gadget to v1 with your Scheme failed")
 			Expect(out).To(BeAssignableToTypeOf(&scheme.Gadget{}))
 			v1 := out.(*scheme.Gadget)
 			Expect(v1.TypeMeta).To(Equal(metav1.TypeMeta{APIVersion: "lesson05.workshop.local/v1", Kind: "Gadget"}))
@@ -84,13 +84,13 @@ var _ = Describe("Exercise 2: your own kind in a Scheme, in two versions", harne
 			Expect(v1.Spec.Color).To(Equal("teal"))
 			Expect(v1.Spec.Settings).To(Equal(map[string]string{"speed": "fast"}))
 			if len(parts) == 0 {
-				Expect(v1.Spec.Parts).To(BeEmpty(), "v1alpha1's parts %q mean no parts at all (strings.Split(\"\", \",\") is one empty part)", alphaParts)
+				Expect(v1.Spec.Parts).To(BeEmpty(), "v1alpha1's parts %q mean no parts at all, not one empty part", alphaParts)
 			} else {
 				Expect(v1.Spec.Parts).To(Equal(parts), "v1alpha1's parts %q as a v1 list", alphaParts)
 			}
 
 			back, err := s.ConvertToVersion(v1, scheme.GroupVersionV1alpha1)
-			Expect(err).NotTo(HaveOccurred(), "no conversion from v1 to v1alpha1: register one for each direction")
+			Expect(err).NotTo(HaveOccurred(), "converting the v1 Gadget back to v1alpha1 with your Scheme failed: a Gadget converts both ways")
 			Expect(back).To(BeAssignableToTypeOf(&scheme.GadgetV1alpha1{}))
 			Expect(back.(*scheme.GadgetV1alpha1).Spec).To(Equal(alpha.Spec), "v1alpha1 -> v1 -> v1alpha1 should give the spec it started from")
 			Expect(back.(*scheme.GadgetV1alpha1).ObjectMeta).To(Equal(alpha.ObjectMeta))
@@ -115,9 +115,9 @@ var _ = Describe("Exercise 2: your own kind in a Scheme, in two versions", harne
 		s, err := scheme.NewGadgetScheme()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s).NotTo(BeNil(), "NewGadgetScheme returned no Scheme")
-		Expect(s.Recognizes(podKind)).To(BeTrue(), "the Scheme should know v1 Pod: did you add client-go's kinds?")
-		Expect(s.Recognizes(deployKind)).To(BeTrue(), "the Scheme should know apps/v1 Deployment: did you add client-go's kinds?")
-		Expect(s.Recognizes(gadgetKind)).To(BeTrue(), "the Scheme should know your Gadget: did you add your AddToScheme?")
+		Expect(s.Recognizes(podKind)).To(BeTrue(), "the Scheme should know v1 Pod, one of client-go's kinds")
+		Expect(s.Recognizes(deployKind)).To(BeTrue(), "the Scheme should know apps/v1 Deployment, one of client-go's kinds")
+		Expect(s.Recognizes(gadgetKind)).To(BeTrue(), "the Scheme should know your Gadget too")
 	})
 
 	It("NewGadgetScheme makes a Scheme of its own and leaves client-go's shared scheme.Scheme alone", func() {

@@ -21,13 +21,13 @@ var _ = Describe("Exercise 4: typed and Unstructured", harness.Exercise(4), func
 		web := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](3)}}
 		u, err := scheme.ToUnstructured(clientgoscheme.Scheme, web)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(u.GroupVersionKind()).To(Equal(deployKind), "the Deployment's TypeMeta is empty: ask the Scheme for its kind")
+		Expect(u.GroupVersionKind()).To(Equal(deployKind), "the Deployment's TypeMeta is empty, yet the Unstructured should say its kind: the Scheme knows it by its Go type")
 		Expect(u.GetName()).To(Equal("web"))
 		replicas, found, err := unstructured.NestedInt64(u.Object, "spec", "replicas")
 		Expect(err).NotTo(HaveOccurred(), "numbers in an Unstructured are int64, as the converter writes them")
 		Expect(found).To(BeTrue())
 		Expect(replicas).To(BeEquivalentTo(3))
-		Expect(web.TypeMeta).To(BeZero(), "ToUnstructured must not write apiVersion and kind into the object it was given: set them on the Unstructured")
+		Expect(web.TypeMeta).To(BeZero(), "ToUnstructured wrote apiVersion and kind into the typed object it was given, which may be shared: it should leave it as it was")
 	})
 
 	It("never writes to the typed object it converts, not even for a moment: it may be shared", func() {
@@ -50,7 +50,7 @@ var _ = Describe("Exercise 4: typed and Unstructured", harness.Exercise(4), func
 			"the object says it is apps/v1 DeleteOptions, one of the kinds its Go type has: keep that one")
 
 		_, err = scheme.ToUnstructured(clientgoscheme.Scheme, &metav1.DeleteOptions{})
-		Expect(err).To(HaveOccurred(), "a *metav1.DeleteOptions is DeleteOptions in every group version: ToUnstructured should not pick one (apiutil.GVKForObject refuses)")
+		Expect(err).To(HaveOccurred(), "a *metav1.DeleteOptions is DeleteOptions in every group version: ToUnstructured cannot know which one is meant, and should say so with an error rather than pick one")
 		Expect(err).NotTo(MatchError(ContainSubstring("not implemented")))
 	})
 
@@ -84,7 +84,7 @@ var _ = Describe("Exercise 4: typed and Unstructured", harness.Exercise(4), func
 		u, err := scheme.ToUnstructured(clientgoscheme.Scheme, settings)
 		Expect(err).NotTo(HaveOccurred())
 		_, err = cluster.Dynamic.Resource(configMaps).Namespace(ns).Create(ctx, u, metav1.CreateOptions{})
-		Expect(err).NotTo(HaveOccurred(), "the API server refused the Unstructured ToUnstructured made: does it have apiVersion and kind?")
+		Expect(err).NotTo(HaveOccurred(), "the API server refused the Unstructured ToUnstructured made: an object sent to it says what it is, with apiVersion and kind")
 
 		got, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Get(ctx, "settings", metav1.GetOptions{})
 		Expect(err).NotTo(HaveOccurred())
@@ -99,7 +99,7 @@ var _ = Describe("Exercise 4: typed and Unstructured", harness.Exercise(4), func
 		u, err := scheme.ToUnstructured(s, clock)
 		Expect(err).NotTo(HaveOccurred())
 		_, err = cluster.Dynamic.Resource(gadgets).Namespace(ns).Create(ctx, u, metav1.CreateOptions{})
-		Expect(err).NotTo(HaveOccurred(), "the API server refused the Unstructured ToUnstructured made: does it have apiVersion and kind?")
+		Expect(err).NotTo(HaveOccurred(), "the API server refused the Unstructured ToUnstructured made: an object sent to it says what it is, with apiVersion and kind")
 
 		stored, err := cluster.Dynamic.Resource(gadgets).Namespace(ns).Get(ctx, "clock", metav1.GetOptions{})
 		Expect(err).NotTo(HaveOccurred())
