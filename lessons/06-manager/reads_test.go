@@ -157,6 +157,34 @@ var _ = Describe("Exercise 2: the cached client and the API reader", harness.Exe
 	}, SpecTimeout(harness.Timeout))
 })
 
+var _ = Describe("Exercise 2: the cached client and the API reader", harness.Exercise(2), func() {
+	It("CreateAndRead of a name that is taken returns the API server's AlreadyExists, not the ConfigMap already there", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, "lesson06")
+		_, err := cluster.Clientset.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "taken"}, Data: map[string]string{"value": "old"},
+		}, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		mgr, err := manager.New(cluster.Config, harness.ManagerOptions(ns))
+		Expect(err).NotTo(HaveOccurred())
+		harness.StartManager(ctx, mgr)
+
+		cm, err := managers.CreateAndRead(ctx, mgr, &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "taken"}, Data: map[string]string{"value": "new"},
+		})
+		Expect(err).To(HaveOccurred(),
+			"CreateAndRead of %s/taken, which already holds value \"old\", returned no error and a ConfigMap with value %q: the create failed, and the caller must learn that its ConfigMap was not written", ns, valueOf(cm))
+		Expect(apierrors.IsAlreadyExists(err)).To(BeTrue(), "CreateAndRead of a name that is taken should return the create's AlreadyExists; got %v", err)
+	}, SpecTimeout(harness.Timeout))
+})
+
+// valueOf is a ConfigMap's value, for a message ("" for none).
+func valueOf(cm *corev1.ConfigMap) string {
+	if cm == nil {
+		return ""
+	}
+	return cm.Data["value"]
+}
+
 // updateValue writes a new value into a ConfigMap through the API and returns what was stored.
 func updateValue(ctx context.Context, key client.ObjectKey, value string) *corev1.ConfigMap {
 	GinkgoHelper()

@@ -200,13 +200,24 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 			"the page is controlled by Website shop, so ConvergePage fails: Reconcile should return that error (the controller retries, and the error shows in its logs and metrics), not drop it; Reconcile returned %v", err)
 	}, SpecTimeout(harness.Timeout))
 
-	It("Reconcile converges both children, and ends quietly for a site that is gone", func(ctx SpecContext) {
+	It("Reconcile converges both children, every time, and ends quietly for a site that is gone", func(ctx SpecContext) {
 		r := &owners.WebsiteReconciler{Client: c}
 		result, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(site)})
 		Expect(err).NotTo(HaveOccurred(), "Reconcile failed")
 		Expect(result).To(Equal(reconcile.Result{}))
 		Expect(get(ctx, owners.PageKeyOf(site), &corev1.ConfigMap{})).To(BeTrue(), "Reconcile should converge the page")
 		Expect(get(ctx, owners.DeploymentKeyOf(site), &appsv1.Deployment{})).To(BeTrue(), "Reconcile should converge the Deployment")
+
+		// A child deleted while the site and its page stay the same: the next reconcile (the
+		// owner watch's) must still converge every child, not stop at the first unchanged one.
+		deploy := &appsv1.Deployment{}
+		Expect(get(ctx, owners.DeploymentKeyOf(site), deploy)).To(BeTrue())
+		Expect(cluster.Clientset.AppsV1().Deployments(ns).Delete(ctx, deploy.Name, metav1.DeleteOptions{})).To(Succeed())
+		Eventually(gone(ctx, owners.DeploymentKeyOf(site), &appsv1.Deployment{})).WithContext(ctx).Should(BeTrue())
+		_, err = r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(site)})
+		Expect(err).NotTo(HaveOccurred(), "Reconcile failed")
+		Expect(get(ctx, owners.DeploymentKeyOf(site), &appsv1.Deployment{})).To(BeTrue(),
+			"the Deployment was deleted while the page stayed as it was, and Reconcile did not create it again: each reconcile converges every child, whatever happened to the others")
 
 		writes.Reset()
 		result, err = r.Reconcile(ctx, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: ns, Name: "deleted-meanwhile"}})
