@@ -121,6 +121,22 @@ func createSharedConfigMap(ctx context.Context, name string, controller *sites.W
 	Expect(direct().Create(ctx, cm)).To(Succeed())
 }
 
+// createSharedDeployment creates a Deployment (pods of its own) that controller controls and
+// each of owners owns without controlling it.
+func createSharedDeployment(ctx context.Context, name string, controller *sites.Website, owners ...*sites.Website) {
+	GinkgoHelper()
+	deployment := sites.DesiredDeployment(controller)
+	deployment.Name = name
+	labels := map[string]string{"lesson09.workshop.local/shared": name}
+	deployment.Spec.Selector = &metav1.LabelSelector{MatchLabels: labels}
+	deployment.Spec.Template.Labels = labels
+	Expect(controllerutil.SetControllerReference(controller, deployment, scheme)).To(Succeed())
+	for _, owner := range owners {
+		Expect(controllerutil.SetOwnerReference(owner, deployment, scheme)).To(Succeed())
+	}
+	Expect(direct().Create(ctx, deployment)).To(Succeed())
+}
+
 // change reads obj (its namespace and name must be set) from the API server, lets edit change
 // it, and writes it back; status, if true, writes through the status subresource. A conflict
 // (someone else wrote it in between, such as the cluster's Deployment controller) starts over.

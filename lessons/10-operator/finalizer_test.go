@@ -1,11 +1,18 @@
 package operator_test
 
 import (
+	"context"
+	"slices"
+	"sync"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	operator "workshop.local/lessons/10-operator"
 	"workshop.local/lessons/10-operator/api/v1alpha1"
@@ -44,6 +51,49 @@ func (op *running) hasEntry(ctx SpecContext, site *v1alpha1.StaticSite) bool {
 	return ok
 }
 
+// unregistered lists the sites a reconcile left carrying the finalizer but without an entry:
+// after each reconcile that ended without error and asked for no retry, it reads the site and
+// the directory from the API server. The controller never reconciles one site twice at once,
+// so what it reads is what that reconcile left.
+type unregistered struct {
+	inner     reconcile.Reconciler
+	directory types.NamespacedName
+	mu        sync.Mutex
+	sites     []string
+}
+
+func (u *unregistered) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	result, err := u.inner.Reconcile(ctx, req)
+	if err == nil && result.IsZero() && u.finalizerWithoutEntry(ctx, req.NamespacedName) {
+		u.mu.Lock()
+		u.sites = append(u.sites, req.Name)
+		u.mu.Unlock()
+	}
+	return result, err
+}
+
+// finalizerWithoutEntry says whether the site (not being deleted) carries the finalizer while
+// the directory has no entry for it.
+func (u *unregistered) finalizerWithoutEntry(ctx context.Context, key types.NamespacedName) bool {
+	var site v1alpha1.StaticSite
+	if k8s.Get(ctx, key, &site) != nil || !site.DeletionTimestamp.IsZero() || !controllerutil.ContainsFinalizer(&site, operator.Finalizer) {
+		return false
+	}
+	var directory corev1.ConfigMap
+	if err := k8s.Get(ctx, u.directory, &directory); err != nil {
+		return apierrors.IsNotFound(err)
+	}
+	_, ok := directory.Data[operator.DirectoryKey(&site)]
+	return !ok
+}
+
+// list is the sites found so far.
+func (u *unregistered) list() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return slices.Clone(u.sites)
+}
+
 var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exercise(4), func() {
 	It("registers each site in the shared directory, making the directory if needed, and records it once", func(ctx SpecContext) {
 		op := startOperator(ctx)
@@ -51,6 +101,8 @@ var _ = Describe("Exercise 4: a finalizer for the directory entry", harness.Exer
 		beta := create(ctx, newSite(op.ns, "beta", 0, v1alpha1.ExposureNone))
 		op.registered(ctx, alpha)
 		op.registered(ctx, beta)
+		Expect(op.unregistered.list()).To(BeEmpty(),
+			"a reconcile of these sites ended without error, the site carrying the finalizer, while the directory had no entry for it (there was none yet, or it was made empty): registering a site should leave its entry in the directory by the end of that reconcile, a directory made for the first site included")
 
 		for i := range 2 {
 			op.nudge(ctx, alpha, string(rune('a'+i)))

@@ -45,7 +45,9 @@ type running struct {
 	requests   *harness.RequestLog
 	events     *eventSpy
 	faults     *faults
-	stop       func() error // stops the operator's manager; start runs a new one
+	// unregistered notes the sites a reconcile left with the finalizer and no entry.
+	unregistered *unregistered
+	stop         func() error // stops the operator's manager; start runs a new one
 }
 
 // startOperator runs the StaticSite controller, with your code, in a manager whose cache holds
@@ -78,7 +80,8 @@ func (op *running) start(ctx SpecContext) {
 	r := operator.NewReconciler(mgr, op.directory.Namespace)
 	op.events = &eventSpy{inner: r.Recorder}
 	r.Recorder = op.events
-	op.reconciles = harness.RecordReconciles(r)
+	op.unregistered = &unregistered{inner: r, directory: op.directory}
+	op.reconciles = harness.RecordReconciles(op.unregistered)
 	Expect(r.Wiring(mgr).WithOptions(controller.Options{RateLimiter: harness.FastRateLimiter()}).Complete(op.reconciles)).To(Succeed())
 	op.stop = harness.StartManager(ctx, mgr)
 }
