@@ -198,7 +198,7 @@ func startController(ctx context.Context, ns string, workers int, api *apiRecord
 		// A timeout shorter than the node's, so that a Run that never returns fails here, with
 		// this message, rather than by the node timing out.
 		Eventually(running.stopped).WithContext(cleanupCtx).WithTimeout(20*time.Second).Should(BeClosed(),
-			"Run did not return within 20 s of its context being cancelled: once its context ends, a controller wakes its workers, which wait for keys that will not come, lets each finish the key in hand, and returns")
+			"Run did not return within 20 s of its context being cancelled: once its context ends, a controller should stop its workers and return once each has finished the key in hand")
 		factory.Shutdown()
 		running.expectCacheUntouched()
 	}, NodeTimeout(30*time.Second))

@@ -55,7 +55,7 @@ var _ = Describe("Exercise 1: a Scheme with only core/v1, and its defaults", har
 		Expect(slices.Compact(slices.Clone(v2))).To(Equal(v2), "KnownKinds listed a kind more than once: a group version knows each of its kinds once")
 
 		Expect(scheme.KnownKinds(clientgoscheme.Scheme, appsv1.SchemeGroupVersion)).NotTo(ContainElement("DeploymentRollback"),
-			"client-go's scheme, asked for the kinds of apps/v1, listed DeploymentRollback, which only apps/v1beta1 has")
+			"client-go's scheme, asked for the kinds of apps/v1, listed DeploymentRollback, which of the apps versions only apps/v1beta1 has")
 	})
 
 	It("knows every kind the cluster serves in core/v1", func(ctx SpecContext) {

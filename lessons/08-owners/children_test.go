@@ -182,7 +182,7 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 		r := &owners.WebsiteReconciler{Client: denied}
 		_, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(site)})
 		Expect(apierrors.IsForbidden(err)).To(BeTrue(),
-			"reading the Website was refused (403 Forbidden, as with a missing RBAC rule): only NotFound means \"gone\"; return any other error so that the controller retries and it shows (client.IgnoreNotFound); Reconcile returned %v", err)
+			"reading the Website was refused (403 Forbidden, as with a missing RBAC rule): only NotFound means \"gone\"; any other error should come back from Reconcile, so that the controller retries and it shows; Reconcile returned %v", err)
 		Expect(writes.Writes()).To(BeEmpty(), "the site could not be read: nothing should be written")
 	}, SpecTimeout(harness.Timeout))
 
@@ -221,7 +221,7 @@ var _ = Describe("Exercise 2: converge the children", harness.Exercise(2), func(
 
 		writes.Reset()
 		result, err = r.Reconcile(ctx, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: ns, Name: "deleted-meanwhile"}})
-		Expect(err).NotTo(HaveOccurred(), "a Website that no longer exists is normal (deleted after the event was queued): return no error (client.IgnoreNotFound)")
+		Expect(err).NotTo(HaveOccurred(), "a Website that no longer exists is normal (deleted after the event was queued): Reconcile should end without an error")
 		Expect(result).To(Equal(reconcile.Result{}))
 		Expect(writes.Writes()).To(BeEmpty(), "nothing to write for a Website that is gone: the garbage collector deletes its children")
 	}, SpecTimeout(harness.Timeout))
