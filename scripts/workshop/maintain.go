@@ -37,14 +37,16 @@ func testCommand() *cobra.Command {
 
 func testWrongCommand() *cobra.Command {
 	var only string
+	var quick bool
 	return lessonCommand{
 		use: "test-wrong", make: "test-wrong", needLesson: true, needsCluster: true,
 		short: "Prove a lesson's wrong solutions are caught (WRONG=name for one); says which spec caught each",
 		run: func(cmd *cobra.Command, r resolved) (bool, error) {
-			return proof.Wrong(cmd.Context(), scratch(r.root), r.lesson, only)
+			return proof.Wrong(cmd.Context(), scratch(r.root), r.lesson, only, quick)
 		},
 	}.command(func(cmd *cobra.Command) {
 		stringFlag(cmd, &only, "wrong", "WRONG", "one wrong solution, by name")
+		boolFlag(cmd, &quick, "quick", "QUICK", "as make test does: the spec in wrong/caught-by.tsv first, and stop at the first failing spec")
 	})
 }
 

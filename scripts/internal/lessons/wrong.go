@@ -55,6 +55,9 @@ func (l Lesson) WrongSolutions() ([]Wrong, error) {
 	}
 	var list []Wrong
 	for _, e := range entries {
+		if e.Name() == CaughtByFile {
+			continue
+		}
 		name, isPatch := strings.CutSuffix(e.Name(), PatchExt)
 		if e.IsDir() || !isPatch {
 			list = append(list, Wrong{Name: e.Name(), Problem: "a wrong solution is a file wrong/<kebab-name>.patch (docs/authoring.md)"})

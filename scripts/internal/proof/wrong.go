@@ -1,10 +1,12 @@
 package proof
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -33,6 +35,8 @@ type proof struct {
 	verdict    string // caught, notCaught or broken
 	detail     string // which spec caught it, or why it was not caught or could not run
 	failure    string // the catching spec's failure message, for authors
+	quickest   string // the full text of the failing spec that took least time
+	fellBack   bool   // the spec that caught it last passed, so the whole exercise ran
 	build, run time.Duration
 }
 
@@ -63,7 +67,9 @@ const wrongRunsAtOnce = 3
 // judged. Building a test binary (mostly linking) costs more than running one exercise's specs,
 // so one build per CPU runs ahead of the binaries being run; at most that many binaries wait on
 // disk at a time. firstFailure stops each run at its first failing spec: enough for a verdict.
-func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, firstFailure bool, report func(proof)) []proof {
+// caughtBy names, per wrong solution, a spec to run first (lessons.CaughtByFile); nil runs
+// every spec of the exercise.
+func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, firstFailure bool, caughtBy map[string]string, report func(proof)) []proof {
 	dir := filepath.Join(scratch, "wrong", l.Name)
 	ahead := make(chan struct{}, runtime.NumCPU()+wrongRunsAtOnce) // builds running or waiting, plus those being run
 	running := make(chan struct{}, wrongRunsAtOnce)
@@ -87,7 +93,7 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 				}
 				running <- struct{}{}
 				hold()
-				judged[i] <- judge(ctx, scratch, dir, l, b, firstFailure)
+				judged[i] <- judgeQuickly(ctx, scratch, dir, l, b, firstFailure, caughtBy[w.Name])
 				release()
 				<-running
 				if b.binary != "" {
@@ -134,9 +140,26 @@ func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.W
 	return compiled{wrong: w, binary: binary, overlayFile: overlayFile, ownAPI: ownAPI, err: err, applied: true, took: time.Since(start)}
 }
 
-// judge runs a built wrong solution on its exercise's specs and says whether a spec caught it.
-// Only a failing spec counts: a build failure or a suite that did not run proves nothing.
-func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compiled, firstFailure bool) proof {
+// judgeQuickly runs first, the spec that caught the wrong solution last time, alone; only if
+// it does not fail now (the specs or the patch changed) does the whole exercise run. Either way
+// the verdict is a spec of the wrong solution's exercise failing on it in this run.
+func judgeQuickly(ctx context.Context, scratch, dir string, l lessons.Lesson, b compiled, firstFailure bool, first string) proof {
+	if first != "" && b.err == nil && b.wrong.Problem == "" {
+		p := judge(ctx, scratch, dir, l, b, firstFailure, first)
+		if p.verdict == caught || ctx.Err() != nil {
+			return p
+		}
+		p = judge(ctx, scratch, dir, l, b, firstFailure, "")
+		p.fellBack = true
+		return p
+	}
+	return judge(ctx, scratch, dir, l, b, firstFailure, "")
+}
+
+// judge runs a built wrong solution on its exercise's specs (only the one whose full text is
+// focus, if given) and says whether a spec caught it. Only a failing spec counts: a build
+// failure or a suite that did not run proves nothing.
+func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compiled, firstFailure bool, focus string) proof {
 	p := proof{wrong: b.wrong, build: b.took, verdict: broken}
 	switch {
 	case b.wrong.Problem != "":
@@ -161,11 +184,14 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 	if firstFailure {
 		args = append(args, "-ginkgo.fail-fast")
 	}
+	if focus != "" {
+		args = append(args, "-ginkgo.focus="+regexp.QuoteMeta(focus))
+	}
 	start := time.Now()
 	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
 		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: dir, Output: log, ExtraArgs: args, OverlayFile: b.overlayFile,
 	}, b.binary)
-	p.run = time.Since(start)
+	p.run += time.Since(start)
 	switch {
 	case err != nil:
 		p.detail = err.Error()
@@ -174,13 +200,14 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 	case len(res.Specs) == 0:
 		p.detail = fmt.Sprintf("no spec is labelled exercise-%d", b.wrong.Exercise)
 	default:
-		p.verdict, p.detail, p.failure = verdictOf(res, b.wrong.Exercise)
+		p.verdict, p.detail, p.failure, p.quickest = verdictOf(res, b.wrong.Exercise)
 	}
 	return p
 }
 
-// verdictOf names the specs that failed, or says that every spec passed.
-func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure string) {
+// verdictOf names the specs that failed, or says that every spec passed, and gives the full text
+// of the failing spec that took least time.
+func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure, quickest string) {
 	var failed []lessons.Spec
 	for _, s := range res.Specs {
 		if !s.Passed {
@@ -188,18 +215,19 @@ func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure strin
 		}
 	}
 	if len(failed) == 0 {
-		return notCaught, fmt.Sprintf("all %d specs of exercise %d pass", len(res.Specs), exercise), ""
+		return notCaught, fmt.Sprintf("all %d specs of exercise %d pass", len(res.Specs), exercise), "", ""
 	}
 	for _, s := range failed {
 		if where := s.PanickedInSpecs(); where != "" {
-			return broken, fmt.Sprintf("%q panicked in the specs' own code (%s: %s): a wrong answer must fail a spec with a message, not crash it", s.Text, where, s.Failure), ""
+			return broken, fmt.Sprintf("%q panicked in the specs' own code (%s: %s): a wrong answer must fail a spec with a message, not crash it", s.Text, where, s.Failure), "", ""
 		}
 	}
 	detail = fmt.Sprintf("by %q", failed[0].Text)
 	if len(failed) > 1 {
 		detail += fmt.Sprintf(" and %d more of %d specs", len(failed)-1, len(res.Specs))
 	}
-	return caught, detail, failed[0].Failure
+	quick := slices.MinFunc(failed, func(a, b lessons.Spec) int { return cmp.Compare(a.Report.RunTime, b.Report.RunTime) })
+	return caught, detail, failed[0].Failure, quick.Text
 }
 
 // tooFew lists the exercises that have fewer than minWrongPerExercise wrong solutions. A
@@ -227,13 +255,21 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 		if err != nil {
 			return "", err
 		}
-		// One failing spec is a verdict: stop there (make test-wrong runs them all, for authors).
-		proofs := proveWrong(ctx, t.scratch, l, list, true, func(proof) {})
+		caughtBy, err := l.CaughtBy()
+		if err != nil {
+			return "", err
+		}
+		// One failing spec is a verdict: stop there (make test-wrong runs them all, for authors),
+		// and try first the spec that caught each wrong solution last time.
+		proofs := proveWrong(ctx, t.scratch, l, list, true, caughtBy, func(proof) {})
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		var problems []string
-		n := 0
+		n, stale := 0, 0
 		for _, p := range proofs {
+			if p.fellBack || caughtBy[p.wrong.Name] == "" {
+				stale++
+			}
 			t.wrongTotal++
 			if p.verdict == caught {
 				n++
@@ -247,7 +283,15 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 		if len(problems) > 0 {
 			return "", fmt.Errorf("%d of %d caught\n%s", n, len(proofs), strings.Join(problems, "\n"))
 		}
-		return fmt.Sprintf("%d of %d caught", n, len(proofs)), nil
+		summary := fmt.Sprintf("%d of %d caught", n, len(proofs))
+		if stale > 0 {
+			// The runs that fell back found the spec to try first next time.
+			if err := recordCaughtBy(l, proofs, true); err != nil {
+				return "", err
+			}
+			summary += fmt.Sprintf("; %d ran their whole exercise (no line, or a stale one, in wrong/%s: now written, commit it)", stale, lessons.CaughtByFile)
+		}
+		return summary, nil
 	}}
 }
 
@@ -259,9 +303,11 @@ func (t *tester) printWrongSummary() {
 	}
 }
 
-// Wrong is `make test-wrong LESSON=NN [WRONG=name]`: the authors' loop, proving one lesson's
-// wrong solutions (or one of them) and saying for each which spec caught it.
-func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string) (bool, error) {
+// Wrong is `make test-wrong LESSON=NN [WRONG=name] [QUICK=1]`: the authors' loop, proving one
+// lesson's wrong solutions (or one of them) and saying for each which spec caught it. Quick
+// proves them as make test does: the recorded spec first, and each run stops at its first
+// failing spec.
+func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, quick bool) (bool, error) {
 	list, err := l.WrongSolutions()
 	if err != nil {
 		return false, err
@@ -282,7 +328,13 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string) (
 	fmt.Printf("Proving %d wrong solutions of lesson %s: each patches one solution file, and only its exercise's specs run.\n\n", len(list), l.Name)
 	start := time.Now()
 	var build, run time.Duration
-	proofs := proveWrong(ctx, scratch, l, list, false, func(p proof) {
+	var caughtBy map[string]string
+	if quick {
+		if caughtBy, err = l.CaughtBy(); err != nil {
+			return false, err
+		}
+	}
+	proofs := proveWrong(ctx, scratch, l, list, quick, caughtBy, func(p proof) {
 		build, run = build+p.build, run+p.run
 		fmt.Printf("%s  [build %.1fs, specs %.1fs]\n", p.line(), p.build.Seconds(), p.run.Seconds())
 		if p.failure != "" {
@@ -300,6 +352,9 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string) (
 	}
 	fmt.Printf("\nwrong solutions: %d of %d caught (%.1fs in all; builds %.1fs and specs %.1fs, overlapped: builds run in parallel)\n",
 		n, len(proofs), time.Since(start).Seconds(), build.Seconds(), run.Seconds())
+	if err := recordCaughtBy(l, proofs, only == ""); err != nil {
+		return false, err
+	}
 	if only == "" {
 		for _, s := range tooFew(l, list, l.ExercisesWithTODO()) {
 			fmt.Println("  " + s)
@@ -318,4 +373,25 @@ func pickWrong(l lessons.Lesson, list []lessons.Wrong, only string) ([]lessons.W
 		names = append(names, w.Name)
 	}
 	return nil, fmt.Errorf("lesson %s has no wrong solution %q; it has: %s", l.Number, only, strings.Join(names, ", "))
+}
+
+// recordCaughtBy keeps, in the lesson's lessons.CaughtByFile, the quickest catching spec of each
+// wrong solution just proven, and forgets those not caught. A run of every wrong solution
+// (whole) also forgets the names that are no longer wrong solutions.
+func recordCaughtBy(l lessons.Lesson, proofs []proof, whole bool) error {
+	caughtBy, err := l.CaughtBy()
+	if err != nil {
+		return err
+	}
+	if whole {
+		caughtBy = map[string]string{}
+	}
+	for _, p := range proofs {
+		if p.verdict == caught && p.quickest != "" {
+			caughtBy[p.wrong.Name] = p.quickest
+		} else {
+			delete(caughtBy, p.wrong.Name)
+		}
+	}
+	return l.WriteCaughtBy(caughtBy)
 }
