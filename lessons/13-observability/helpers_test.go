@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -53,6 +54,14 @@ type rig struct {
 func setup(ns string, store *fakeStore, workers int, retry workqueue.TypedRateLimiter[reconcile.Request],
 	edit func(*manager.Options)) *rig {
 	GinkgoHelper()
+	return setupReading(ns, store, workers, retry, edit, nil)
+}
+
+// setupReading is setup with the Publisher's Reader wrapped by wrap (nil: the manager's client
+// as it is), for specs that make reads fail.
+func setupReading(ns string, store *fakeStore, workers int, retry workqueue.TypedRateLimiter[reconcile.Request],
+	edit func(*manager.Options), wrap func(client.Reader) client.Reader) *rig {
+	GinkgoHelper()
 	r := &rig{name: controllerName(ns), store: store, tally: &observe.Tally{}, book: &logBook{}, calls: &callLog{}}
 	opts := harness.ManagerOptions(ns)
 	opts.Logger = r.book.logger()
@@ -62,7 +71,11 @@ func setup(ns string, store *fakeStore, workers int, retry workqueue.TypedRateLi
 	var err error
 	r.mgr, err = manager.New(cluster.Config, opts)
 	Expect(err).NotTo(HaveOccurred())
-	p := &observe.Publisher{Reader: r.mgr.GetClient(), Store: store, Tally: r.tally, Controller: r.name}
+	var reader client.Reader = r.mgr.GetClient()
+	if wrap != nil {
+		reader = wrap(reader)
+	}
+	p := &observe.Publisher{Reader: reader, Store: store, Tally: r.tally, Controller: r.name}
 	r.rec = harness.RecordReconciles(p)
 	r.calls.inner = r.rec
 	// NewController is support code: it gives the recorders (around your Publisher) and your
@@ -76,11 +89,15 @@ func setup(ns string, store *fakeStore, workers int, retry workqueue.TypedRateLi
 func (r *rig) start(ctx context.Context) { harness.StartManager(ctx, r.mgr) }
 
 // callLog wraps the Publisher and remembers, for each call, its request, reconcileID and
-// error: the reconcileID ties a call to the lines it logged.
+// error: the reconcileID ties a call to the lines it logged. When requeueOnce names a
+// ConfigMap, the first call for it that succeeds returns a RequeueAfter, as a reconciler that
+// polls something would (the specs of exercise 2 count it).
 type callLog struct {
-	inner reconcile.Reconciler
-	mu    sync.Mutex
-	calls []reconcileCall
+	inner       reconcile.Reconciler
+	requeueOnce types.NamespacedName
+	mu          sync.Mutex
+	calls       []reconcileCall
+	requeued    bool
 }
 
 type reconcileCall struct {
@@ -93,8 +110,25 @@ func (c *callLog) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 	res, err := c.inner.Reconcile(ctx, req)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err == nil && !c.requeued && req.NamespacedName == c.requeueOnce {
+		c.requeued = true
+		res.RequeueAfter = 50 * time.Millisecond
+	}
 	c.calls = append(c.calls, reconcileCall{Request: req.NamespacedName, ReconcileID: string(controller.ReconcileIDFromContext(ctx)), Err: err})
 	return res, err
+}
+
+// Failed returns how many finished calls returned an error.
+func (c *callLog) Failed() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, call := range c.calls {
+		if call.Err != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // For returns the finished calls for one ConfigMap.
@@ -209,3 +243,44 @@ func configMap(ns, name string) *corev1.ConfigMap {
 
 // createOptions are the options of every create.
 var createOptions = metav1.CreateOptions{}
+
+// countingLimiter is a rate limiter around another one that counts how often the controller
+// asked it for a retry's delay: it tells whether a controller uses the limiter it was given.
+type countingLimiter struct {
+	workqueue.TypedRateLimiter[reconcile.Request]
+	mu    sync.Mutex
+	whens int
+}
+
+func (l *countingLimiter) When(item reconcile.Request) time.Duration {
+	l.mu.Lock()
+	l.whens++
+	l.mu.Unlock()
+	return l.TypedRateLimiter.When(item)
+}
+
+// Whens is how many delays the controller asked for.
+func (l *countingLimiter) Whens() int { l.mu.Lock(); defer l.mu.Unlock(); return l.whens }
+
+// failingReader is a client.Reader whose first Get of each object fails with err (an error
+// other than NotFound, as a timeout or a cache not yet synced gives), then reads through.
+type failingReader struct {
+	client.Reader
+	err    error
+	mu     sync.Mutex
+	failed map[types.NamespacedName]bool
+}
+
+func (f *failingReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	f.mu.Lock()
+	first := !f.failed[key]
+	if f.failed == nil {
+		f.failed = map[types.NamespacedName]bool{}
+	}
+	f.failed[key] = true
+	f.mu.Unlock()
+	if first {
+		return f.err
+	}
+	return f.Reader.Get(ctx, key, obj, opts...)
+}

@@ -19,10 +19,10 @@ import (
 func ownFamilies() (publishes, seconds *dto.MetricFamily) {
 	GinkgoHelper()
 	publishes, seconds = family(observe.PublishesMetric), family(observe.PublishSecondsMetric)
-	Expect(publishes).NotTo(BeNil(), "controller-runtime's registry (sigs.k8s.io/controller-runtime/pkg/metrics.Registry) has no %s: register your counter there; the manager serves that registry, not Prometheus' default one", observe.PublishesMetric)
-	Expect(seconds).NotTo(BeNil(), "controller-runtime's registry has no %s: register your histogram there", observe.PublishSecondsMetric)
-	Expect(publishes.GetType()).To(Equal(dto.MetricType_COUNTER), "%s should be a counter", observe.PublishesMetric)
-	Expect(seconds.GetType()).To(Equal(dto.MetricType_HISTOGRAM), "%s should be a histogram", observe.PublishSecondsMetric)
+	Expect(publishes).NotTo(BeNil(), "controller-runtime's registry (sigs.k8s.io/controller-runtime/pkg/metrics.Registry), the one the manager serves, has no %s after ObservePublish: a scrape of the manager would not find it (Prometheus' default registry is served by nobody here)", observe.PublishesMetric)
+	Expect(seconds).NotTo(BeNil(), "controller-runtime's registry, the one the manager serves, has no %s after ObservePublish: a scrape of the manager would not find it", observe.PublishSecondsMetric)
+	Expect(publishes.GetType()).To(Equal(dto.MetricType_COUNTER), "%s is a %s; a counter was expected", observe.PublishesMetric, publishes.GetType())
+	Expect(seconds.GetType()).To(Equal(dto.MetricType_HISTOGRAM), "%s is a %s; a histogram was expected", observe.PublishSecondsMetric, seconds.GetType())
 	return publishes, seconds
 }
 
@@ -32,12 +32,15 @@ func ownFamilies() (publishes, seconds *dto.MetricFamily) {
 func expectBounded(publishes, seconds *dto.MetricFamily, controller string, names []string) {
 	GinkgoHelper()
 	for _, f := range []*dto.MetricFamily{publishes, seconds} {
+		for _, m := range f.GetMetric() {
+			Expect(labelsOf(m)).To(HaveKey("controller"), "%s has a series without a controller label (labels %v): the calls of every controller in the process land in it together, and nobody can tell which controller's calls are slow or failing", f.GetName(), labelsOf(m))
+		}
 		series := seriesOf(f, controller)
 		Expect(len(series)).To(BeNumerically("<=", 2),
-			"%s has %d series for one controller: a label whose values grow with the objects (a name, a key, an error's text) makes a series per object; keep to controller and outcome", f.GetName(), len(series))
+			"%s has %d series for controller %q: a label whose values grow with the objects (a name, a key, an error's text) makes a series per object; at most one per outcome was expected", f.GetName(), len(series), controller)
 		for _, m := range series {
 			for name, value := range labelsOf(m) {
-				Expect(name).To(BeElementOf("controller", "outcome"), "%s has a label %q: only controller and outcome are bounded here", f.GetName(), name)
+				Expect(name).To(BeElementOf("controller", "outcome"), "%s has a label %q (value %q): only controller and outcome take their values from a small, fixed set here", f.GetName(), name, value)
 				if name == "outcome" {
 					Expect(value).To(BeElementOf(observe.OutcomePublished, observe.OutcomeFailed), "the outcome label should be %q or %q, not %q", observe.OutcomePublished, observe.OutcomeFailed, value)
 				}
@@ -60,17 +63,17 @@ var _ = Describe("Exercise 3: a metric of your own", harness.Exercise(3), func()
 		publishes, seconds := ownFamilies()
 		expectBounded(publishes, seconds, controller, []string{strings.TrimPrefix(key, "default/")})
 		Expect(sumOf(observe.PublishesMetric, controller, map[string]string{"outcome": observe.OutcomePublished})).To(Equal(2.0),
-			"%s{outcome=%q} should count the 2 calls that returned no error", observe.PublishesMetric, observe.OutcomePublished)
+			"after 2 calls that returned no error and 1 that failed, %s{controller=%q,outcome=%q} should count the 2", observe.PublishesMetric, controller, observe.OutcomePublished)
 		Expect(sumOf(observe.PublishesMetric, controller, map[string]string{"outcome": observe.OutcomeFailed})).To(Equal(1.0),
-			"%s{outcome=%q} should count the call that returned an error", observe.PublishesMetric, observe.OutcomeFailed)
+			"after 2 calls that returned no error and 1 that failed, %s{controller=%q,outcome=%q} should count the 1", observe.PublishesMetric, controller, observe.OutcomeFailed)
 		var count uint64
 		var sum float64
 		for _, m := range seriesOf(seconds, controller) {
 			count += m.GetHistogram().GetSampleCount()
 			sum += m.GetHistogram().GetSampleSum()
 		}
-		Expect(count).To(Equal(uint64(3)), "%s should observe every call, failed or not", observe.PublishSecondsMetric)
-		Expect(sum).To(BeNumerically("~", 2.1, 0.001), "%s should observe durations in seconds (Prometheus' base unit): the calls took 2.1 s together", observe.PublishSecondsMetric)
+		Expect(count).To(Equal(uint64(3)), "%s{controller=%q} counted %d calls of 3 (2 published, 1 failed): every call's duration, failed or not, was expected", observe.PublishSecondsMetric, controller, count)
+		Expect(sum).To(BeNumerically("~", 2.1, 0.001), "%s{controller=%q} adds up to %v after calls of 30 ms, 2 s and 70 ms (2.1 s together): durations are in seconds, Prometheus' base unit", observe.PublishSecondsMetric, controller, sum)
 	})
 
 	It("counts a live controller's calls to the store, with series that stay few however many ConfigMaps there are", func(ctx SpecContext) {
@@ -81,8 +84,8 @@ var _ = Describe("Exercise 3: a metric of your own", harness.Exercise(3), func()
 		store.delay = 20 * time.Millisecond
 		r := setup(ns, store, 4, harness.FastRateLimiter(), nil)
 		r.start(ctx)
-		Eventually(func() []string { return store.Unpublished(keysOf(cms)) }).WithContext(ctx).WithTimeout(settle).Should(BeEmpty())
-		Eventually(store.InFlight).WithContext(ctx).WithTimeout(settle).Should(BeZero())
+		Eventually(func() []string { return store.Unpublished(keysOf(cms)) }).WithContext(ctx).WithTimeout(settle).Should(BeEmpty(), "these ConfigMaps never reached the store")
+		Eventually(store.InFlight).WithContext(ctx).WithTimeout(settle).Should(BeZero(), "calls to the store still run after every ConfigMap was published")
 
 		publishes, seconds := ownFamilies()
 		var names []string
@@ -103,9 +106,9 @@ var _ = Describe("Exercise 3: a metric of your own", harness.Exercise(3), func()
 				count += m.GetHistogram().GetSampleCount()
 				sum += m.GetHistogram().GetSampleSum()
 			}
-			g.Expect(count).To(Equal(uint64(ok+failed)), "%s should observe each of the %d calls", observe.PublishSecondsMetric, ok+failed)
-			g.Expect(sum).To(BeNumerically(">=", 0.02*float64(ok+failed)), "each call took at least 20 ms: the histogram's sum is too small")
-			g.Expect(sum).To(BeNumerically("<", 5*float64(ok+failed)), "the histogram's sum is far more than the calls took: observe seconds (took.Seconds()), not milliseconds")
+			g.Expect(count).To(Equal(uint64(ok+failed)), "the store had %d calls, and %s{controller=%q} counted %d", ok+failed, observe.PublishSecondsMetric, r.name, count)
+			g.Expect(sum).To(BeNumerically(">=", 0.02*float64(ok+failed)), "%s{controller=%q} adds up to %v s for %d calls of 20 ms or more: less than they took", observe.PublishSecondsMetric, r.name, sum, ok+failed)
+			g.Expect(sum).To(BeNumerically("<", 5*float64(ok+failed)), "%s{controller=%q} adds up to %v for %d calls of about 20 ms: far more seconds than they took (durations are in seconds, Prometheus' base unit)", observe.PublishSecondsMetric, r.name, sum, ok+failed)
 		}).WithContext(ctx).WithTimeout(5 * time.Second).Should(Succeed())
 	}, SpecTimeout(harness.Timeout))
 })

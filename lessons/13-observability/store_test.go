@@ -14,8 +14,8 @@ import (
 var errStoreDown = errors.New("store unavailable")
 
 // fakeStore is the slow dependency of the specs: it takes delay per call, holds its callers
-// while held, fails while down (or a key's first failFirst calls, or every call for poison),
-// and counts everything: calls and their times, callers in flight (in all and per key), and
+// while held, fails while down (or a key's first failFirst calls, or the calls for poison), and
+// counts everything: calls and their times, callers in flight (in all and per key), and
 // outcomes. It is safe for concurrent use.
 type fakeStore struct {
 	mu        sync.Mutex
@@ -23,7 +23,13 @@ type fakeStore struct {
 	hold      chan struct{} // non-nil: calls wait until it is closed
 	down      bool
 	failFirst int
+	// poison fails every call for that key; with healAfter, only until its first call that
+	// starts healAfter or more after its first one (that call fails too, the next ones work).
 	poison    string
+	healAfter time.Duration
+	healed    bool
+	// When poison was first tried, when it last failed, and when its first call that works began.
+	poisonFirst, poisonFailed, poisonWorked time.Time
 
 	calls       []time.Time
 	attempts    map[string]int
@@ -69,7 +75,20 @@ func (s *fakeStore) begin(key string) (fail bool, wait <-chan struct{}) {
 	s.maxInFlight = max(s.maxInFlight, s.inFlight)
 	s.keyInFlight[key]++
 	s.maxPerKey = max(s.maxPerKey, s.keyInFlight[key])
-	fail = s.down || key == s.poison || s.attempts[key] <= s.failFirst
+	fail = s.down || s.attempts[key] <= s.failFirst
+	if key == s.poison {
+		now := s.calls[len(s.calls)-1]
+		if s.attempts[key] == 1 {
+			s.poisonFirst = now
+		}
+		if !s.healed {
+			fail = true
+			s.poisonFailed = now
+			s.healed = s.healAfter > 0 && now.Sub(s.poisonFirst) >= s.healAfter
+		} else if !fail && s.poisonWorked.IsZero() {
+			s.poisonWorked = now
+		}
+	}
 	switch {
 	case s.hold != nil:
 		wait = s.hold
@@ -139,6 +158,9 @@ func (s *fakeStore) Outcomes() (ok, failed int) {
 	return s.ok, s.failed
 }
 
+// Failed is how many calls failed so far.
+func (s *fakeStore) Failed() int { s.mu.Lock(); defer s.mu.Unlock(); return s.failed }
+
 // Calls is the number of calls so far; CallsSince those that started at t or later.
 func (s *fakeStore) Calls() int { s.mu.Lock(); defer s.mu.Unlock(); return len(s.calls) }
 
@@ -172,4 +194,12 @@ func (s *fakeStore) Unpublished(want []string) []string {
 		}
 	}
 	return missing
+}
+
+// Poison returns when the poison key was first tried, when it last failed, and when the first
+// call for it that works began (zero: none yet).
+func (s *fakeStore) Poison() (first, lastFailed, worked time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.poisonFirst, s.poisonFailed, s.poisonWorked
 }

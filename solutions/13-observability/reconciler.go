@@ -37,13 +37,16 @@ type Publisher struct {
 var _ reconcile.Reconciler = &Publisher{}
 
 // Reconcile publishes the ConfigMap of req:
-//   - a ConfigMap that is gone is not an error: nothing to publish (say so at V(1), if you like);
+//   - a ConfigMap that is gone (NotFound) is not an error: nothing to publish (say so at V(1),
+//     if you like); any other failure to read it is (the ConfigMap may well exist), returned;
 //   - a ConfigMap is published with p.publish; when that fails, Reconcile returns the error,
 //     wrapped so errors.Is still finds the Store's error, and logs nothing itself:
 //     controller-runtime logs every error a Reconcile returns, with the same logger, and retries;
-//   - after a success it logs one line at V(1) (a routine line, hidden at the default
-//     verbosity), whose message is the same for every object, with the keys "resourceVersion"
-//     (the ConfigMap's) and "keys" (how many keys its data has).
+//   - after a success it logs one line at V(1) (a routine line: a logger at verbosity 0, as
+//     controller-runtime's zap logger is in production mode, leaves it out; one at verbosity 1
+//     or more, as in development mode, which kubebuilder's scaffold sets, writes it), whose
+//     message is the same for every object, with the keys "resourceVersion" (the ConfigMap's)
+//     and "keys" (how many keys its data has).
 func (p *Publisher) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	// The logger controller-runtime made for this call: controller, namespace, name and
 	// reconcileID are already on it.
