@@ -228,23 +228,21 @@ var _ = AfterEach(func(ctx SpecContext) {
 
 // buildManager builds the manager from ./cmd, as `make build` does (go build, in this folder,
 // with the workspace's versions), through the overlay of the files being checked when there is
-// one. It returns the binary's folder and path, or the compiler's output.
-func buildManager(ctx context.Context) (dir, binary, problem string) {
+// one, and with it the probe (probe_test.go). It returns the binaries' folder and paths, or the
+// compiler's output.
+func buildManager(ctx context.Context) (dir, manager, probe, problem string) {
 	GinkgoHelper()
 	dir, err := os.MkdirTemp("", "lesson11-manager-")
 	Expect(err).NotTo(HaveOccurred())
-	binary = filepath.Join(dir, "manager")
-	args := []string{"build", "-o", binary}
-	if o := os.Getenv(project.OverlayEnv); o != "" {
-		args = append(args, "-overlay="+o)
-	}
-	args = append(args, "./cmd")
-	cmd := exec.CommandContext(ctx, "go", args...)
+	overlay, err := probeOverlay(dir)
+	Expect(err).NotTo(HaveOccurred())
+	bin := filepath.Join(dir, "bin")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator), "-overlay="+overlay, "./cmd", "./cmd/lesson11probe")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return dir, "", fmt.Sprintf("the manager does not build (go build ./cmd in lessons/11-kubebuilder: %v): fix the compile error in the file it names:\n%s", err, strings.TrimSpace(string(out)))
+		return dir, "", "", fmt.Sprintf("the manager does not build (go build ./cmd in lessons/11-kubebuilder: %v): fix the compile error in the file it names:\n%s", err, strings.TrimSpace(string(out)))
 	}
-	return dir, binary, ""
+	return dir, filepath.Join(bin, "cmd"), filepath.Join(bin, "lesson11probe"), ""
 }
 
 // requireManager fails the spec at once when the manager did not build.

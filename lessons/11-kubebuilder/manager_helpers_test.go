@@ -54,19 +54,7 @@ func startManager(ctx SpecContext, ns, user string) *running {
 	GinkgoHelper()
 	requireManager()
 	m := &running{ns: ns, user: user, requests: &requestLog{}, log: &syncBuffer{}, exited: make(chan struct{})}
-	proxy := m.requests.proxy()
-	DeferCleanup(func() {
-		proxy.CloseClientConnections()
-		proxy.Close()
-	})
-
-	kubeconfig := filepath.Join(GinkgoT().TempDir(), "kubeconfig")
-	config := clientcmdapi.NewConfig()
-	config.Clusters["workshop"] = &clientcmdapi.Cluster{Server: proxy.URL}
-	config.AuthInfos["manager"] = &clientcmdapi.AuthInfo{Impersonate: user}
-	config.Contexts["manager"] = &clientcmdapi.Context{Cluster: "workshop", AuthInfo: "manager", Namespace: ns}
-	config.CurrentContext = "manager"
-	Expect(clientcmd.WriteToFile(*config, kubeconfig)).To(Succeed())
+	kubeconfig := proxiedKubeconfig(ns, user, m.requests)
 
 	cmd := exec.Command(setup.Manager, "--health-probe-bind-address=0", "--metrics-bind-address=0")
 	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
@@ -85,6 +73,26 @@ func startManager(ctx SpecContext, ns, user string) *running {
 		}
 	}, NodeTimeout(30*time.Second))
 	return m
+}
+
+// proxiedKubeconfig starts a proxy for requests that notes them in requests, stopped when the
+// spec ends, and writes a kubeconfig that points at it, in the namespace ns, impersonating user
+// ("" for none: the workshop's admin). It returns the kubeconfig's path.
+func proxiedKubeconfig(ns, user string, requests *requestLog) string {
+	GinkgoHelper()
+	proxy := requests.proxy()
+	DeferCleanup(func() {
+		proxy.CloseClientConnections()
+		proxy.Close()
+	})
+	kubeconfig := filepath.Join(GinkgoT().TempDir(), "kubeconfig")
+	config := clientcmdapi.NewConfig()
+	config.Clusters["workshop"] = &clientcmdapi.Cluster{Server: proxy.URL}
+	config.AuthInfos["manager"] = &clientcmdapi.AuthInfo{Impersonate: user}
+	config.Contexts["manager"] = &clientcmdapi.Context{Cluster: "workshop", AuthInfo: "manager", Namespace: ns}
+	config.CurrentContext = "manager"
+	Expect(clientcmd.WriteToFile(*config, kubeconfig)).To(Succeed())
+	return kubeconfig
 }
 
 // stop ends the manager as a pod's container is ended: SIGTERM (ctrl.SetupSignalHandler

@@ -81,7 +81,75 @@ func generatedRole() *rbacv1.Role {
 				i+1, roleFile, rule.APIGroups, rule.Resources, rule.Verbs))
 		}
 	}
+	checkLeastSet(roles[0])
 	return roles[0]
+}
+
+// needed are the verbs the manager sends, by API group and resource: the cache lists and watches
+// (the controller's reads are served by it: no get), a child is created or updated, the status
+// updated; guestbooks/finalizers is the scaffold's rule for OwnerReferencesPermissionEnforcement
+// (see the README). allowed adds what kubebuilder's scaffold grants on Guestbooks beyond that;
+// on the children, whose rules are yours, nothing beyond.
+var (
+	needed = map[string][]string{
+		group + "/guestbooks":            {"list", "watch"},
+		group + "/guestbooks/status":     {"update"},
+		group + "/guestbooks/finalizers": {"update"},
+		"/configmaps":                    {"list", "watch", "create", "update"},
+		"apps/deployments":               {"list", "watch", "create", "update"},
+	}
+	allowed = map[string][]string{
+		group + "/guestbooks":        {"get", "create", "update", "patch", "delete"},
+		group + "/guestbooks/status": {"get", "patch"},
+	}
+)
+
+// checkLeastSet fails the spec when the Role grants a verb the manager never sends, or lacks one
+// it sends (some only on paths the other specs may not take), naming them.
+func checkLeastSet(role *rbacv1.Role) {
+	GinkgoHelper()
+	granted := map[string][]string{}
+	for _, rule := range role.Rules {
+		if len(rule.ResourceNames) > 0 {
+			Fail(fmt.Sprintf("a rule of the Role in %s (resources %q) is limited to resourceNames %q: the manager lists, watches and creates, which no name limits", roleFile, rule.Resources, rule.ResourceNames))
+		}
+		for _, g := range rule.APIGroups {
+			for _, r := range rule.Resources {
+				granted[g+"/"+r] = append(granted[g+"/"+r], rule.Verbs...)
+			}
+		}
+	}
+	var missing, extra []string
+	for key, verbs := range needed {
+		for _, v := range verbs {
+			if !slices.Contains(granted[key], v) {
+				missing = append(missing, describeGrant(key, v))
+			}
+		}
+	}
+	for key, verbs := range granted {
+		for _, v := range verbs {
+			if !slices.Contains(needed[key], v) && !slices.Contains(allowed[key], v) {
+				extra = append(extra, describeGrant(key, v))
+			}
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(extra)
+	if len(missing) > 0 {
+		Fail(fmt.Sprintf("the Role in %s does not grant what the manager sends: %s. Its cache lists and watches Guestbooks, ConfigMaps and Deployments, it creates and updates the children and updates the status (some of these only on paths a spec may not have taken yet)%s",
+			roleFile, strings.Join(missing, ", "), regenerate))
+	}
+	if len(extra) > 0 {
+		Fail(fmt.Sprintf("the Role in %s grants what the manager never sends: %s. A permission the controller does not use is one a bug or a stolen token can: its reads are served by its cache (list and watch), it writes a child with create and update only, and the garbage collector, not the controller, deletes the children%s",
+			roleFile, strings.Join(extra, ", "), regenerate))
+	}
+}
+
+// describeGrant says a verb on a "group/resource" key as the API server's refusals do.
+func describeGrant(key, verb string) string {
+	g, r, _ := strings.Cut(key, "/")
+	return fmt.Sprintf("%s %s in API group %q", verb, r, g)
 }
 
 // startUnderRole runs the manager as a ServiceAccount of namespace ns that has only the rules

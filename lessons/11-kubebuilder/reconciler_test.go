@@ -130,14 +130,16 @@ func waitReady(ctx context.Context, m *running, gb *unstructured.Unstructured, n
 		"the cluster did not make %s's web servers ready: is the workshop cluster's node Ready (make cluster-status)?", gb.GetName())
 }
 
-// annotatePage and annotateDeployment put another tool's note on gb's page ConfigMap or
-// Deployment: a change that makes the manager reconcile gb (Owns), and that it must leave alone.
+// annotatePage and annotateDeployment put another tool's note (an annotation and a label) on
+// gb's page ConfigMap or Deployment: a change that makes the manager reconcile gb, and that it
+// must leave alone.
 func annotatePage(ctx context.Context, gb *unstructured.Unstructured) {
 	GinkgoHelper()
 	cms := cluster.Clientset.CoreV1().ConfigMaps(gb.GetNamespace())
 	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cm := page(Default, ctx, gb)
 		metav1.SetMetaDataAnnotation(&cm.ObjectMeta, noteAnnotation, "page")
+		metav1.SetMetaDataLabel(&cm.ObjectMeta, noteLabel, "page")
 		_, err := cms.Update(ctx, cm, metav1.UpdateOptions{})
 		return err
 	})).To(Succeed())
@@ -149,13 +151,20 @@ func annotateDeployment(ctx context.Context, gb *unstructured.Unstructured) {
 	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		d := deployment(Default, ctx, gb)
 		metav1.SetMetaDataAnnotation(&d.ObjectMeta, noteAnnotation, "deployment")
+		metav1.SetMetaDataLabel(&d.ObjectMeta, noteLabel, "deployment")
 		_, err := deployments.Update(ctx, d, metav1.UpdateOptions{})
 		return err
 	})).To(Succeed())
 }
 
-// noteAnnotation is the annotation of "another tool" on a child.
-const noteAnnotation = "example.com/note"
+// noteAnnotation and noteLabel are the annotation and the label of "another tool" on a child.
+const (
+	noteAnnotation = "example.com/note"
+	noteLabel      = "example.com/team"
+)
+
+// otherImage is the image someone puts in the Deployment's pod template by hand.
+const otherImage = "registry.k8s.io/pause:3.9"
 
 var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 	BeforeEach(func() { requireManager() })
@@ -169,14 +178,17 @@ var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 
 		Eventually(func(g Gomega) {
 			cm := page(g, ctx, gb)
-			g.Expect(cm).To(controlledBy(gb), "the ConfigMap should have the Guestbook as its controller: controllerutil.SetControllerReference (a plain owner reference is not enough for Owns)")
+			g.Expect(cm).To(controlledBy(gb), "the ConfigMap should name the Guestbook as its controller (an owner reference with controller: true; a plain owner reference does not bring the child's events to the Guestbook)")
 			g.Expect(cm.Data).To(HaveKeyWithValue("index.html", And(ContainSubstring("Visitors"), ContainSubstring("dark"), ContainSubstring("first!"), ContainSubstring("hello from Lisbon"))),
 				"the ConfigMap's index.html should show the title, the theme and every entry")
 		}).WithContext(ctx).WithTimeout(settle).Should(Succeed(), func() string { return "the page ConfigMap is not right." + m.diagnosis() })
 
 		Eventually(func(g Gomega) {
 			d := deployment(g, ctx, gb)
-			g.Expect(d).To(controlledBy(gb), "the Deployment should have the Guestbook as its controller: controllerutil.SetControllerReference")
+			g.Expect(d).To(controlledBy(gb), "the Deployment should name the Guestbook as its controller (an owner reference with controller: true)")
+			g.Expect(d.Spec.Selector).NotTo(BeNil(), "the Deployment has no selector")
+			g.Expect(d.Spec.Selector.MatchLabels).To(And(HaveKeyWithValue("app.kubernetes.io/name", "guestbook"), HaveKeyWithValue("app.kubernetes.io/instance", gb.GetName())),
+				"the Deployment's selector should pick this Guestbook's web servers only (app.kubernetes.io/name: guestbook and app.kubernetes.io/instance: %s): a selector without the instance makes two Guestbooks of one namespace select each other's pods, and a selector cannot change later", gb.GetName())
 			g.Expect(d.Spec.Replicas).To(HaveValue(Equal(int32(2))), "the Deployment should run spec.replicas web servers")
 			g.Expect(d.Spec.Template.Spec.Containers).To(ContainElement(HaveField("Image", image)), "the web servers' image should be %s", image)
 			g.Expect(d.Spec.Template.Spec.Volumes).To(ContainElement(WithTransform(configMapOf, Equal(gb.GetName()))), "the pods should mount the page ConfigMap (a volume of it)")
@@ -199,7 +211,20 @@ var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 		Expect(guestbooks(ns).Delete(ctx, gb.GetName(), metav1.DeleteOptions{})).To(Succeed())
 		Consistently(notFoundErrors).WithArguments(m).WithContext(ctx).WithTimeout(quiet).Should(BeNumerically("<", 5),
 			"reconciles of the deleted Guestbook keep returning an error (see the manager's log below), and controller-runtime retries each with a growing back-off: "+
-				"a Guestbook that is gone is nothing to do (client.IgnoreNotFound), its children go with the garbage collector")
+				"a Guestbook that is gone (its read says NotFound) is nothing to do, its children go with the garbage collector")
+	}, SpecTimeout(harness.Timeout))
+
+	It("returns the error of a read or a status write that failed, so that the request is retried", func(ctx SpecContext) {
+		ns := cluster.Namespace(ctx, prefix)
+		gb := create(ctx, newGuestbook(ns, "visitors", map[string]any{"title": "Visitors", "replicas": int64(1)}))
+
+		got := probe(ctx, "get", ns, gb.GetName())
+		Expect(got.Error != "" || got.Retry).To(BeTrue(),
+			"Reconcile was called for the Guestbook %s while the API server failed its read with an internal error (not NotFound: nothing says it is gone), and it returned no error and no RequeueAfter: the request is dropped, and the Guestbook waits for some other change to be reconciled. Only NotFound means gone", gb.GetName())
+
+		got = probe(ctx, "status", ns, gb.GetName())
+		Expect(got.Error != "" || got.Retry).To(BeTrue(),
+			"Reconcile was called for the Guestbook %s while the API server refused every write of its status with a conflict (another writer was first), and it returned no error and no RequeueAfter: the status stays stale until some other change reconciles the Guestbook, and a steady Guestbook may never see one", gb.GetName())
 	}, SpecTimeout(harness.Timeout))
 
 	It("follows changes of the Guestbook, and puts back a child changed or deleted by hand", func(ctx SpecContext) {
@@ -215,25 +240,35 @@ var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 			g.Expect(page(g, ctx, gb).Data).To(HaveKeyWithValue("index.html", ContainSubstring("a new entry")), "the page should show the new entry")
 		}).WithContext(ctx).WithTimeout(settle).Should(Succeed(),
 			func() string {
-				return "a change of the Guestbook should reach its children: update what exists (controllerutil.CreateOrUpdate), not only create what is missing." + m.diagnosis()
+				return "a change of the Guestbook (replicas 3, a new entry) should reach the children that already exist, not only the ones made afterwards." + m.diagnosis()
 			})
 
+		// Someone scales the Deployment by hand, and puts another image in its pod template.
 		Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
-			scaled := deployment(Default, ctx, gb)
-			scaled.Spec.Replicas = new(int32(1))
-			_, err := cluster.Clientset.AppsV1().Deployments(ns).Update(ctx, scaled, metav1.UpdateOptions{})
+			edited := deployment(Default, ctx, gb)
+			edited.Spec.Replicas = new(int32(1))
+			for i := range edited.Spec.Template.Spec.Containers {
+				edited.Spec.Template.Spec.Containers[i].Image = otherImage
+			}
+			_, err := cluster.Clientset.AppsV1().Deployments(ns).Update(ctx, edited, metav1.UpdateOptions{})
 			return err
 		})).To(Succeed())
 		Eventually(func(g Gomega) *int32 { return deployment(g, ctx, gb).Spec.Replicas }).WithContext(ctx).WithTimeout(settle).Should(HaveValue(Equal(int32(3))),
 			func() string {
-				return "someone scaled the Deployment to 1 by hand: the manager should set it back to the Guestbook's 3 (Owns(&appsv1.Deployment{}) brings the change to the Guestbook)." + m.diagnosis()
+				return "someone scaled the Deployment to 1 by hand: the manager should set it back to the Guestbook's 3 (a change of a child should make the manager reconcile its Guestbook)." + m.diagnosis()
+			})
+		// The reconcile that put the replicas back has put the template back too, or never will.
+		Eventually(func(g Gomega) []corev1.Container { return deployment(g, ctx, gb).Spec.Template.Spec.Containers }).WithContext(ctx).WithTimeout(2*time.Second).Should(
+			And(ContainElement(HaveField("Image", image)), Not(ContainElement(HaveField("Image", otherImage)))),
+			func() string {
+				return "someone put the image " + otherImage + " in the Deployment's pod template by hand, and the manager, which put the replicas back, left the template so: the web servers' pod template is the Guestbook's to decide, on every reconcile, not only when the Deployment is made." + m.diagnosis()
 			})
 
 		old := page(Default, ctx, gb)
 		Expect(cluster.Clientset.CoreV1().ConfigMaps(ns).Delete(ctx, old.Name, metav1.DeleteOptions{})).To(Succeed())
 		Eventually(func(g Gomega) types.UID { return page(g, ctx, gb).UID }).WithContext(ctx).WithTimeout(settle).ShouldNot(Equal(old.UID),
 			func() string {
-				return "someone deleted the page ConfigMap: the manager should make it again (Owns(&corev1.ConfigMap{}) in SetupWithManager brings its deletion to the Guestbook)." + m.diagnosis()
+				return "someone deleted the page ConfigMap: the manager should make it again (the deletion of a child should make the manager reconcile its Guestbook)." + m.diagnosis()
 			})
 	}, SpecTimeout(harness.Timeout))
 
@@ -244,7 +279,7 @@ var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 		waitReady(ctx, m, gb, 1)
 		Eventually(status).WithArguments(ctx, gb).WithContext(ctx).WithTimeout(settle).Should(And(available(metav1.ConditionTrue, 1), readyReplicas(1)),
 			func() string {
-				return "with its one web server ready: observedGeneration 1 (the status's and the Available condition's), readyReplicas 1, Available True with a reason (meta.SetStatusCondition), written with r.Status()." + m.diagnosis()
+				return "with its one web server ready, the Guestbook's status (written through the status subresource) should say: observedGeneration 1 (the status's and the Available condition's), readyReplicas 1, Available True with a reason." + m.diagnosis()
 			})
 
 		generation := changeSpec(ctx, gb, map[string]any{"replicas": int64(2)})
@@ -291,16 +326,23 @@ var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 		children := []string{"guestbooks", "configmaps", "deployments"}
 		m.requests.reset()
 		Consistently(func() []string { return m.writes(children...) }).WithContext(ctx).WithTimeout(quiet).Should(BeEmpty(),
-			"with the Guestbook and its children as they should be, the manager should write nothing: does Reconcile ask to be called again (Result.RequeueAfter) and write each time?")
+			"with the Guestbook and its children as they should be, the idle manager should write nothing, yet it sent the writes above")
 
+		// Another tool labels and annotates the page, then the Deployment: each change makes the
+		// manager reconcile the Guestbook, and each of those reconciles must leave them so.
 		annotatePage(ctx, gb)
-		Consistently(func() []string { return m.writes(children...) }).WithContext(ctx).WithTimeout(quiet).Should(BeEmpty(),
-			"another tool annotated the page ConfigMap, which makes the manager reconcile the Guestbook (Owns): with everything as it should be, that reconcile should write nothing, yet it sent the writes below. Compare before you write: CreateOrUpdate does, if its function sets only the fields the controller decides (the API server fills in defaults in a Deployment's pod template that a fresh template lacks, so setting the whole template writes every time); and write the status only when it changed")
+		Consistently(func(g Gomega) {
+			cm := page(g, ctx, gb)
+			g.Expect(cm.Labels).To(HaveKeyWithValue(noteLabel, "page"), "another tool labelled the page ConfigMap %s=page, and the manager removed the label: a child's labels that are not the controller's are someone else's, and stay", noteLabel)
+			g.Expect(cm.Annotations).To(HaveKey(noteAnnotation), "another tool annotated the page ConfigMap, and the manager removed the annotation: it is someone else's, and stays")
+			g.Expect(m.writes(children...)).To(BeEmpty(), "another tool labelled and annotated the page ConfigMap, which makes the manager reconcile the Guestbook: with everything as it should be, that reconcile should write nothing, yet it sent these writes")
+		}).WithContext(ctx).WithTimeout(quiet).ProbeEvery(100 * time.Millisecond).Should(Succeed())
 
 		annotateDeployment(ctx, gb)
-		Consistently(func() []string { return m.writes(children...) }).WithContext(ctx).WithTimeout(quiet).Should(BeEmpty(),
-			"another tool annotated the Deployment, which makes the manager reconcile the Guestbook (Owns): that reconcile should write nothing, yet it sent the writes below; set only the fields the controller decides, and write the status only when it changed")
-		Expect(page(Default, ctx, gb).Annotations).To(HaveKey(noteAnnotation), "the manager removed another tool's annotation from the page ConfigMap: set the fields the controller owns, keep the rest")
+		Consistently(func(g Gomega) {
+			g.Expect(deployment(g, ctx, gb).Labels).To(HaveKeyWithValue(noteLabel, "deployment"), "another tool labelled the Deployment %s=deployment, and the manager removed the label: a child's labels that are not the controller's are someone else's, and stay", noteLabel)
+			g.Expect(m.writes(children...)).To(BeEmpty(), "another tool labelled and annotated the Deployment, which makes the manager reconcile the Guestbook: with everything as it should be, that reconcile should write nothing, yet it sent these writes (the API server fills in defaults in a stored object, a pod template's among them, that a freshly built one lacks)")
+		}).WithContext(ctx).WithTimeout(quiet).ProbeEvery(100 * time.Millisecond).Should(Succeed())
 	}, SpecTimeout(harness.Timeout))
 })
 

@@ -41,6 +41,8 @@ type suiteSetup struct {
 	Fingerprint string
 	// Manager is the path of the manager binary built from ./cmd.
 	Manager string
+	// Probe is the path of the probe that calls Reconcile (probe_test.go).
+	Probe string
 	// BuildProblem is the output of a `go build ./cmd` that failed ("" when it built).
 	BuildProblem string
 	// Dir is the temporary folder of the binary, removed after the run.
@@ -54,7 +56,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	c := harness.Connect(ctx)
 	s := suiteSetup{}
 	s.Fingerprint, s.CRDProblem = applyCRD(ctx, c)
-	s.Dir, s.Manager, s.BuildProblem = buildManager(ctx)
+	s.Dir, s.Manager, s.Probe, s.BuildProblem = buildManager(ctx)
 	data, err := json.Marshal(s)
 	Expect(err).NotTo(HaveOccurred())
 	return data

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"maps"
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -45,14 +46,17 @@ type GuestbookReconciler struct {
 // The permissions the controller needs: kubebuilder's three for Guestbooks, then one marker per
 // API group of its children. `make manifests` writes them into the Role of config/rbac/role.yaml
 // (namespace= makes it a Role, not a ClusterRole; the project was scaffolded with --namespaced).
-// It reads Guestbooks and children through the manager's cache (list, watch), creates and updates
-// the children, and writes the status; the garbage collector deletes a deleted one's children.
+// The manager's client reads through its cache, which lists and watches: no request of it is a
+// get. CreateOrUpdate reads the child from the cache and sends a Create or an Update (never a
+// Patch); the status goes with an update of guestbooks/status; the garbage collector, not the
+// controller, deletes the children of a deleted Guestbook. So the children's rules are list,
+// watch, create and update. (The Guestbook rules are the scaffold's, which grant more.)
 
 // +kubebuilder:rbac:groups=webapp.lesson11.workshop.local,namespace=guestbook-system,resources=guestbooks,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=webapp.lesson11.workshop.local,namespace=guestbook-system,resources=guestbooks/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=webapp.lesson11.workshop.local,namespace=guestbook-system,resources=guestbooks/finalizers,verbs=update
-// +kubebuilder:rbac:groups="",namespace=guestbook-system,resources=configmaps,verbs=get;list;watch;create;update;patch
-// +kubebuilder:rbac:groups=apps,namespace=guestbook-system,resources=deployments,verbs=get;list;watch;create;update;patch
+// +kubebuilder:rbac:groups="",namespace=guestbook-system,resources=configmaps,verbs=list;watch;create;update
+// +kubebuilder:rbac:groups=apps,namespace=guestbook-system,resources=deployments,verbs=list;watch;create;update
 
 // Reconcile is part of the main kubernetes reconciliation loop which aims to
 // move the current state of the cluster closer to the desired state.
@@ -105,14 +109,11 @@ func (r *GuestbookReconciler) ensureDeployment(ctx context.Context, guestbook *w
 		deployment.Labels = withLabels(deployment.Labels, labels(guestbook))
 		replicas := guestbook.Spec.Replicas
 		deployment.Spec.Replicas = &replicas
-		// The selector cannot change once the Deployment exists, and the API server fills in
-		// defaults in the pod template (dnsPolicy, terminationMessagePath, ...) that ours lacks:
-		// set on every reconcile, our copy would differ from the one read back, and CreateOrUpdate
-		// would send an Update every time. Both are set once, when the Deployment is made.
+		// The selector cannot change once the Deployment exists: it is set when it is made.
 		if deployment.CreationTimestamp.IsZero() {
 			deployment.Spec.Selector = &metav1.LabelSelector{MatchLabels: labels(guestbook)}
-			deployment.Spec.Template = podTemplate(guestbook)
 		}
+		setPodTemplate(&deployment.Spec.Template, guestbook)
 		return controllerutil.SetControllerReference(guestbook, deployment, r.Scheme)
 	})
 	return deployment, err
@@ -174,22 +175,36 @@ func render(guestbook *webappv1.Guestbook) string {
 	return b.String()
 }
 
-// podTemplate is the web servers' pod: pause, with the page mounted where a web server would
-// serve it from.
-func podTemplate(guestbook *webappv1.Guestbook) corev1.PodTemplateSpec {
-	return corev1.PodTemplateSpec{
-		ObjectMeta: metav1.ObjectMeta{Labels: labels(guestbook)},
-		Spec: corev1.PodSpec{
-			Containers: []corev1.Container{{
-				Name:         "web",
-				Image:        image,
-				VolumeMounts: []corev1.VolumeMount{{Name: "page", MountPath: "/usr/share/nginx/html"}},
-			}},
-			Volumes: []corev1.Volume{{Name: "page", VolumeSource: corev1.VolumeSource{
-				ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: guestbook.Name}},
-			}}},
-		},
+// setPodTemplate sets, in the template of the web servers' pods, what this controller decides:
+// their labels, the container web running pause with the page mounted where a web server would
+// serve it from, and the page's volume. It runs on every reconcile, so a template edited by hand
+// is put back, and it leaves everything else as it is: the API server fills in defaults in a
+// stored template (imagePullPolicy, terminationMessagePath, dnsPolicy, a volume's defaultMode,
+// ...), so a whole new template would differ from the one read back on every reconcile, and
+// CreateOrUpdate would send an Update each time.
+func setPodTemplate(template *corev1.PodTemplateSpec, guestbook *webappv1.Guestbook) {
+	template.Labels = withLabels(template.Labels, labels(guestbook))
+	pod := &template.Spec
+	web := named(&pod.Containers, corev1.Container{Name: "web"}, func(c corev1.Container) string { return c.Name })
+	web.Image = image
+	mount := named(&web.VolumeMounts, corev1.VolumeMount{Name: "page"}, func(m corev1.VolumeMount) string { return m.Name })
+	mount.MountPath = "/usr/share/nginx/html"
+	volume := named(&pod.Volumes, corev1.Volume{Name: "page"}, func(v corev1.Volume) string { return v.Name })
+	if volume.ConfigMap == nil {
+		volume.VolumeSource = corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{}}
 	}
+	volume.ConfigMap.Name = guestbook.Name
+}
+
+// named returns the item of *list with fresh's name, after appending fresh (that name and
+// nothing else) if there is none.
+func named[T any](list *[]T, fresh T, nameOf func(T) string) *T {
+	i := slices.IndexFunc(*list, func(item T) bool { return nameOf(item) == nameOf(fresh) })
+	if i < 0 {
+		*list = append(*list, fresh)
+		i = len(*list) - 1
+	}
+	return &(*list)[i]
 }
 
 // SetupWithManager sets up the controller with the Manager.
