@@ -30,8 +30,9 @@ func ApplySpec(ctx context.Context, c versioned.Interface, namespace, name strin
 // ApplyStatus applies the Page's status (configMap, observedGeneration) as manager, through the
 // status subresource.
 //
-// TODO(exercise 3): an apply configuration with only the status, sent with ApplyStatus. A
-// controller is the only writer of its status: should it force?
+// TODO(exercise 3): an apply configuration with only the status, sent with ApplyStatus. The
+// status is the controller's own report, yet its fields may already be owned by another manager
+// (exercise 2's controller writes the same fields with UpdateStatus): should it force?
 func ApplyStatus(ctx context.Context, c versioned.Interface, namespace, name, configMap string, generation int64, manager string) (*lesson14v1alpha1.Page, error) {
 	_, _, _, _, _, _, _ = ctx, c, namespace, name, configMap, generation, manager
 	return nil, errNotImplemented(3)

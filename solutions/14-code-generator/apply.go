@@ -36,8 +36,13 @@ func ApplySpec(ctx context.Context, c versioned.Interface, namespace, name strin
 }
 
 // ApplyStatus applies the Page's status as manager, through the status subresource. A
-// controller is the only writer of its status, so it forces: a conflict there would only mean
-// an older instance of itself under another manager name.
+// controller forces here. The status is its report of what it did, with no other writer's
+// opinion to respect, yet its fields may be owned by another manager: whoever wrote them
+// before, with an apply under another manager name or with UpdateStatus (exercise 2's
+// controller writes these same fields that way: an Update operation, whose manager then owns
+// them). An apply that sets a field another manager owns to another value is refused with a
+// conflict, whatever operation that manager used, and a controller cannot settle that conflict
+// otherwise than by writing its report anyway.
 func ApplyStatus(ctx context.Context, c versioned.Interface, namespace, name, configMap string, generation int64, manager string) (*lesson14v1alpha1.Page, error) {
 	status := pageapply.PageStatus().WithConfigMap(configMap).WithObservedGeneration(generation)
 	page := pageapply.Page(name, namespace).WithStatus(status)
