@@ -16,13 +16,14 @@ import (
 )
 
 // probeSource is a program the suite builds with the manager, as cmd/lesson11probe of the project
-// (through go build's -overlay: nothing is written into your folder). It builds your reconciler as
-// cmd/main.go does, on a client of the cluster through which one kind of request fails, calls
+// (through go build's -overlay: nothing is written into your folder). It builds your reconciler
+// with the fields cmd/main.go sets (Client, Scheme), on a direct, uncached client of the cluster
+// through which one kind of request fails, calls
 // Reconcile once and prints what it returned: what Reconcile does with an error the cluster does
 // not make on demand.
 const probeSource = `// Command lesson11probe is the workshop specs' probe (lessons/11-kubebuilder/probe_test.go): it
-// builds the reconciler as cmd/main.go does, with a client of the cluster ($KUBECONFIG) through
-// which one kind of request fails, calls Reconcile once for the Guestbook NAMESPACE/NAME, and
+// builds the reconciler with the fields cmd/main.go sets, on a direct, uncached client of the
+// cluster ($KUBECONFIG) through which one kind of request fails, calls Reconcile once for the Guestbook NAMESPACE/NAME, and
 // prints what Reconcile returned, as JSON.
 //
 //	lesson11probe get NAMESPACE NAME     each read of a Guestbook fails with an internal error
@@ -159,6 +160,6 @@ func probe(ctx SpecContext, scenario, ns, name string) probeOutcome {
 	Expect(err).NotTo(HaveOccurred(), "could not run the probe that calls your Reconcile")
 	var outcome probeOutcome
 	Expect(json.Unmarshal(out, &outcome)).To(Succeed(), "the probe's output is not what it writes: %s", out)
-	Expect(outcome.Panic).To(BeEmpty(), "Reconcile panicked (called once on a reconciler built as cmd/main.go builds it): %s", outcome.Panic)
+	Expect(outcome.Panic).To(BeEmpty(), "Reconcile panicked (called once on a reconciler with the fields cmd/main.go sets): %s", outcome.Panic)
 	return outcome
 }

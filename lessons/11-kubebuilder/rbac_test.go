@@ -59,7 +59,7 @@ func generatedRole() *rbacv1.Role {
 		}
 		switch obj.GetKind() {
 		case "ClusterRole":
-			Fail(fmt.Sprintf("%s holds a ClusterRole %s: one of your +kubebuilder:rbac markers has no namespace=%s. In this --namespaced project the manager's rules come from the Role %s (config/rbac/role_binding.yaml, a RoleBinding); nothing binds a ClusterRole, so its rules would never apply: add namespace=%s to every rbac marker"+regenerate,
+			Fail(fmt.Sprintf("%s holds a ClusterRole %s: one of your +kubebuilder:rbac markers has no namespace=%s. In this --namespaced project the manager's rules come from the Role %s (config/rbac/role_binding.yaml, a RoleBinding); nothing binds a ClusterRole, so its rules would never apply: every rule of the manager must be in the Role of %s"+regenerate,
 				roleFile, obj.GetName(), roleNamespace, roleName, roleNamespace))
 		case "Role":
 			var role rbacv1.Role
@@ -85,8 +85,9 @@ func generatedRole() *rbacv1.Role {
 	return roles[0]
 }
 
-// needed are the verbs the manager sends, by API group and resource: the cache lists and watches
-// (the controller's reads are served by it: no get), a child is created or updated, the status
+// needed are the verbs the manager sends, by API group and resource: the cache watches (a
+// streaming list) and lists where that is refused or not served (the controller's reads are
+// served by it: no get), a child is created or updated, the status
 // updated; guestbooks/finalizers is the scaffold's rule for OwnerReferencesPermissionEnforcement
 // (see the README). allowed adds what kubebuilder's scaffold grants on Guestbooks beyond that;
 // on the children, whose rules are yours, nothing beyond.
@@ -137,11 +138,11 @@ func checkLeastSet(role *rbacv1.Role) {
 	slices.Sort(missing)
 	slices.Sort(extra)
 	if len(missing) > 0 {
-		Fail(fmt.Sprintf("the Role in %s does not grant what the manager sends: %s. Its cache lists and watches Guestbooks, ConfigMaps and Deployments, it creates and updates the children and updates the status (some of these only on paths a spec may not have taken yet)%s",
+		Fail(fmt.Sprintf("the Role in %s does not grant what the manager sends: %s. Its cache watches (and lists, where a streaming list is not served) Guestbooks, ConfigMaps and Deployments, it creates and updates the children and updates the status (some of these only on paths a spec may not have taken yet)%s",
 			roleFile, strings.Join(missing, ", "), regenerate))
 	}
 	if len(extra) > 0 {
-		Fail(fmt.Sprintf("the Role in %s grants what the manager never sends: %s. A permission the controller does not use is one a bug or a stolen token can: its reads are served by its cache (list and watch), it writes a child with create and update only, and the garbage collector, not the controller, deletes the children%s",
+		Fail(fmt.Sprintf("the Role in %s grants what the manager never sends: %s. A permission the controller does not use is one a bug or a stolen token can: its reads are served by its cache (watch, and list), it writes a child with create and update only, and the garbage collector, not the controller, deletes the children%s",
 			roleFile, strings.Join(extra, ", "), regenerate))
 	}
 }
@@ -204,7 +205,7 @@ func refused(m *running) func() string {
 		if len(messages) == 0 {
 			return "the manager did not do its part, and the API server refused it nothing." + m.diagnosis()
 		}
-		return fmt.Sprintf("the API server refused the manager (acting as %s, with only the Role of %s): %s. Each refusal names the verb, the resource and its API group (\"\" is the core group): grant them with a +kubebuilder:rbac marker (groups=...,namespace=%s,resources=...,verbs=...)%s",
+		return fmt.Sprintf("the API server refused the manager (acting as %s, with only the Role of %s): %s. Each refusal names the verb, the resource and its API group (\"\" is the core group): the Role of %s should grant them%s",
 			m.user, roleFile, strings.Join(messages, "; "), roleNamespace, regenerate)
 	}
 }
