@@ -289,7 +289,7 @@ var _ = Describe("Exercise 2: a controller on the generated code", harness.Exerc
 			"after the foreign ConfigMap was deleted, the Page got no ConfigMap: nothing enqueues the Page again but the retry of its failed sync")
 		// The sync that created it goes on to the status and succeeds: a few milliseconds.
 		Eventually(func() int { return run.limiter.NumRequeues(key) }).WithContext(ctx).WithTimeout(quick).Should(BeZero(),
-			"the Page synced, but the queue still counts its earlier failures: its next failure would wait the longest backoff instead of 20 ms (the queue forgets a key's failures after a success)")
+			"the Page synced, but the queue still counts its earlier failures, so its next failure would wait up to 640 ms instead of 20 ms: the queue keeps counting a key's failures until it is told to forget them after a success")
 	}, SpecTimeout(harness.Timeout))
 
 	It("looks for a Page's ConfigMap in the Page's own namespace", func(ctx SpecContext) {
@@ -482,7 +482,8 @@ func (l *recordingLimiter) retriesSince(key cache.ObjectName, t time.Time) int {
 // handedOut records every object the listers handed the controller, with a copy taken the
 // first time, to tell later whether the controller changed it: client-go's cache mutation
 // detector does the same, but it is switched on only by an environment variable read when the
-// test binary starts, and it panics in the informer's goroutine.
+// test binary starts, and it panics in a goroutine of its own that the informer starts, not in
+// the spec.
 type handedOut struct {
 	mu     sync.Mutex
 	copies map[runtime.Object]runtime.Object

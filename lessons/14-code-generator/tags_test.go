@@ -92,7 +92,7 @@ func generatedSpecs() {
 	It("writes deep copy functions, and DeepCopyObject for Page and PageList (+k8s:deepcopy-gen tags)", func() {
 		gen.expectRan("deepcopy-gen")
 		data, err := os.ReadFile(filepath.Join(gen.dir, "pkg/apis/lesson14/v1alpha1/zz_generated.deepcopy.go"))
-		Expect(err).NotTo(HaveOccurred(), "deepcopy-gen wrote no zz_generated.deepcopy.go: it writes deep copies only for a package whose doc.go turns them on (the +k8s:deepcopy-gen package tag)")
+		Expect(err).NotTo(HaveOccurred(), "deepcopy-gen wrote no zz_generated.deepcopy.go: it writes deep copies only for a package whose doc.go turns them on (the +k8s:deepcopy-gen package tag), or for types tagged one by one")
 		Expect(string(data)).To(ContainSubstring("func (in *Page) DeepCopyObject() runtime.Object"),
 			"deepcopy-gen wrote no DeepCopyObject for Page, so *Page is no runtime.Object, what a Scheme and every client take (the +k8s:deepcopy-gen:interfaces tag of a type)")
 		Expect(string(data)).To(ContainSubstring("func (in *PageList) DeepCopyObject() runtime.Object"),
@@ -112,7 +112,7 @@ func generatedSpecs() {
 	// The clientset's requests go to register.go's SchemeGroupVersion (the generated
 	// setConfigDefaults copies it); +groupName names the group in what the generators write
 	// themselves: the apply configurations' apiVersion, the informers' GroupVersionResource, and
-	// comments (client-gen's and applyconfiguration-gen's use of GroupNameForPackage).
+	// in client-gen the clientset's Go names (from the group's first field) and comments.
 	It("writes apply configurations whose apiVersion is lesson14.workshop.local/v1alpha1 (+groupName)", func() {
 		gen.expectRan("applyconfiguration-gen")
 		data, err := os.ReadFile(filepath.Join(gen.dir, "pkg/generated/applyconfiguration/lesson14/v1alpha1/page.go"))
