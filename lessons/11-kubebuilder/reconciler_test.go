@@ -349,6 +349,15 @@ var _ = Describe("Exercise 2: the reconciler", harness.Exercise(2), func() {
 			g.Expect(deployment(g, ctx, gb).Labels).To(HaveKeyWithValue(noteLabel, "deployment"), "another tool labelled the Deployment %s=deployment, and the manager removed the label: a child's labels that are not the controller's are someone else's, and stay", noteLabel)
 			g.Expect(m.writes(children...)).To(BeEmpty(), "another tool labelled and annotated the Deployment, which makes the manager reconcile the Guestbook: with everything as it should be, that reconcile should write nothing, yet it sent these writes (the API server fills in defaults in a stored object, a pod template's among them, that a freshly built one lacks)")
 		}).WithContext(ctx).WithTimeout(quiet).ProbeEvery(100 * time.Millisecond).Should(Succeed())
+
+		// Nothing else changes now (the Deployment's rollout is long over): only the page's own
+		// deletion can bring the manager back to the Guestbook.
+		old := page(Default, ctx, gb)
+		Expect(cluster.Clientset.CoreV1().ConfigMaps(ns).Delete(ctx, old.Name, metav1.DeleteOptions{})).To(Succeed())
+		Eventually(func(g Gomega) types.UID { return page(g, ctx, gb).UID }).WithContext(ctx).WithTimeout(settle).ShouldNot(Equal(old.UID),
+			func() string {
+				return "someone deleted the page ConfigMap while the Guestbook and its Deployment were at rest: the manager should make it again (the deletion of a child should make the manager reconcile its Guestbook, whatever else happens)." + m.diagnosis()
+			})
 	}, SpecTimeout(harness.Timeout))
 })
 
