@@ -279,16 +279,19 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 			t.wrongMissed = append(t.wrongMissed, l.Name+"/wrong/"+p.wrong.Name+" ("+p.verdict+")")
 			problems = append(problems, p.line())
 		}
+		// The runs that fell back found the spec to try first next time, whatever the verdict
+		// on the others.
+		if stale > 0 {
+			if err := recordCaughtBy(l, proofs, true); err != nil {
+				return "", err
+			}
+		}
 		problems = append(problems, tooFew(l, list, *solved)...)
 		if len(problems) > 0 {
 			return "", fmt.Errorf("%d of %d caught\n%s", n, len(proofs), strings.Join(problems, "\n"))
 		}
 		summary := fmt.Sprintf("%d of %d caught", n, len(proofs))
 		if stale > 0 {
-			// The runs that fell back found the spec to try first next time.
-			if err := recordCaughtBy(l, proofs, true); err != nil {
-				return "", err
-			}
 			summary += fmt.Sprintf("; %d ran their whole exercise (no line, or a stale one, in wrong/%s: now written, commit it)", stale, lessons.CaughtByFile)
 		}
 		return summary, nil
