@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/onsi/gomega"
 )
 
 // TestAProcessGroupEndsWithAKilledTest runs the fixture suite in testdata/killed, which starts a
@@ -32,25 +35,23 @@ func TestAProcessGroupEndsWithAKilledTest(t *testing.T) {
 	}
 	_ = suite.Process.Kill()
 	_ = suite.Wait()
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if !groupRuns(pgid) {
-			return
-		}
-	}
-	t.Errorf("the process group %d a killed test started is still running 3 s later", pgid)
+	g := gomega.NewWithT(t)
+	g.Eventually(func() bool { return groupRuns(pgid) }).WithTimeout(3*time.Second).WithPolling(50*time.Millisecond).Should(gomega.BeFalse(),
+		"the process group %d a killed test started is still running 3 s later", pgid)
 }
 
 func readPgid(t *testing.T, path string) int {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if data, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(data), "\n") {
-			if pgid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
-				return pgid
-			}
+	var pgid int
+	gomega.NewWithT(t).Eventually(func() error {
+		data, err := os.ReadFile(path)
+		if err != nil || !strings.HasSuffix(string(data), "\n") {
+			return fmt.Errorf("no whole line in %s yet", path)
 		}
-	}
-	t.Fatal("the fixture never wrote its process group")
-	return 0
+		pgid, err = strconv.Atoi(strings.TrimSpace(string(data)))
+		return err
+	}).WithTimeout(time.Minute).WithPolling(50*time.Millisecond).Should(gomega.Succeed(), "the fixture never wrote its process group")
+	return pgid
 }
 
 // groupRuns says whether a process of the group runs. A zombie does not count: an orphan's

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/onsi/gomega"
 )
 
 // A second taker waits, says so, and gets the lock once the first lets go.
@@ -26,7 +28,8 @@ func TestASecondTakerWaitsForTheFirst(t *testing.T) {
 		}
 		got <- err
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// Released only once the second one says it waits: the wait is what this test is about.
+	gomega.NewWithT(t).Eventually(out.String).WithTimeout(10 * time.Second).Should(gomega.ContainSubstring("another one holds it; waiting for it"))
 	unlock()
 	if err := <-got; err != nil {
 		t.Fatal(err)
