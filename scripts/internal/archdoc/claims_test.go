@@ -1,0 +1,43 @@
+package archdoc
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLessonsPrintNothingThemselves backs docs/architecture.md's "internal/lessons does not
+// print": its code (tests aside) writes only to the writers its callers hand it, never to the
+// terminal itself, so loop and proof decide what a learner or a maintainer sees.
+func TestLessonsPrintNothingThemselves(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "lessons", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	printers := map[string]bool{"os.Stdout": true, "os.Stderr": true, "fmt.Print": true, "fmt.Printf": true,
+		"fmt.Println": true, "log.Print": true, "log.Printf": true, "log.Println": true}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && printers[x.Name+"."+sel.Sel.Name] {
+					t.Errorf("%s: internal/lessons uses %s.%s: return the text, or write to a writer the caller hands in", fset.Position(sel.Pos()), x.Name, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d files in ../lessons: has the package moved?", len(files))
+	}
+}

@@ -1,0 +1,3 @@
+module example.test/fixture
+
+go 1.26.0
