@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,28 @@ func TestLessonsPrintNothingThemselves(t *testing.T) {
 	}
 	if len(files) < 10 {
 		t.Fatalf("only %d files in ../lessons: has the package moved?", len(files))
+	}
+}
+
+// TestEveryLessonSuiteUsesTheHarness backs "the spec harness every lesson's suite uses": each
+// lessons/NN-topic/suite_test.go imports lessons/internal/harness.
+func TestEveryLessonSuiteUsesTheHarness(t *testing.T) {
+	suites, err := filepath.Glob(filepath.Join("..", "..", "..", "lessons", "*", "suite_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, suite := range suites {
+		f, err := parser.ParseFile(token.NewFileSet(), suite, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool {
+			return s.Path.Value == `"workshop.local/lessons/internal/harness"`
+		}) {
+			t.Errorf("%s does not import workshop.local/lessons/internal/harness: build the suite on the harness (docs/authoring.md)", suite)
+		}
+	}
+	if len(suites) < 10 {
+		t.Fatalf("only %d lesson suites found: have the lessons moved?", len(suites))
 	}
 }
