@@ -15,15 +15,21 @@ import (
 // A pinned tool: a program the workshop runs at its pin (controller-gen, kubebuilder, the
 // code-generator's generators), as opposed to a library a go.mod requires.
 type pinnedTool struct {
-	key   string   // its key in versions.env, the module path
-	names []string // what a line calls it, for a version it shares with other pins
-	repo  string   // its upstream repository, whose links cite a tag
+	key   string         // its key in versions.env, the module path
+	names []string       // what a line calls it, for a version it shares with other pins
+	cites *regexp.Regexp // a link into its repository (blob/TAG, tree/TAG) or godoc (pkg@TAG)
+}
+
+func newPinnedTool(key, repo string, names ...string) pinnedTool {
+	cites := regexp.MustCompile(`^https?://(?:` + regexp.QuoteMeta(repo) + `/(?:blob|tree)/|pkg\.go\.dev/` +
+		regexp.QuoteMeta(key) + `(?:/[^@]*)?@)([^/#?]+)`)
+	return pinnedTool{key, names, cites}
 }
 
 var pinnedTools = []pinnedTool{
-	{"sigs.k8s.io/controller-tools", []string{"controller-tools", "controller-gen"}, "github.com/kubernetes-sigs/controller-tools"},
-	{"sigs.k8s.io/kubebuilder/v4", []string{"kubebuilder"}, "github.com/kubernetes-sigs/kubebuilder"},
-	{"k8s.io/code-generator", []string{"code-generator"}, "github.com/kubernetes/code-generator"},
+	newPinnedTool("sigs.k8s.io/controller-tools", "github.com/kubernetes-sigs/controller-tools", "controller-tools", "controller-gen"),
+	newPinnedTool("sigs.k8s.io/kubebuilder/v4", "github.com/kubernetes-sigs/kubebuilder", "kubebuilder"),
+	newPinnedTool("k8s.io/code-generator", "github.com/kubernetes/code-generator", "code-generator"),
 }
 
 // The lines outside a go.mod where `make pins` (scripts/pins.sh) writes a pinned tool's version:
@@ -94,11 +100,8 @@ func toolLiteralProblems(pins versions.Pins, tool pinnedTool, line string) []str
 
 // citedTag is the tag a link into tool's repository or godoc names, or "".
 func citedTag(tool pinnedTool, link string) string {
-	for _, prefix := range []string{tool.repo + "/blob/", tool.repo + "/tree/", "pkg.go.dev/" + tool.key + "@"} {
-		if _, after, ok := strings.Cut(link, prefix); ok {
-			tag, _, _ := strings.Cut(after, "/")
-			return tag
-		}
+	if m := tool.cites.FindStringSubmatch(link); m != nil {
+		return m[1]
 	}
 	return ""
 }
@@ -137,6 +140,7 @@ func TestToolLiteralProblems(t *testing.T) {
 		{ct, "CONTROLLER_TOOLS_VERSION ?= v0.22.0", ""}, // the scaffold's own default
 		{ct, "- controller-tools, at the pin: [zip.go](https://github.com/kubernetes-sigs/controller-tools/blob/v0.23.0/pkg/markers/zip.go)", ""},
 		{ct, "[zip.go](https://github.com/kubernetes-sigs/controller-tools/blob/v0.22.0/pkg/markers/zip.go)", "re-read"},
+		{ct, "[controller-gen](https://pkg.go.dev/sigs.k8s.io/controller-tools/cmd/controller-gen@v0.21.0#section-readme)", "re-read"},
 		{ct, "controller-tools v0.23.0 also knows +k8s:immutable", "move it to versions.env"},
 		{ct, "set to the workshop's pin v0.23.0 by the block at the end", "move it to versions.env"},
 		{cg, "client-go v0.37.2 is the pinned library", ""}, // code-generator shares the number
