@@ -83,3 +83,13 @@ func check(t *testing.T, doc string) []string {
 	}
 	return d.Compare(imports)
 }
+
+func TestParseSkipsGroupingAndStyling(t *testing.T) {
+	d, err := Parse("```mermaid\nflowchart TD\n    %% a comment\n    subgraph tools\n    a[\"A\"] --> b[\"B\"]\n    end\n    style a fill:#eee\n```\n\n| node | packages |\n| `a` | `x/a` |\n| `b` | `x/b` |\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Arrows) != 1 || d.Arrows[0] != (Arrow{"a", "b"}) {
+		t.Errorf("arrows %v, want [a --> b]", d.Arrows)
+	}
+}

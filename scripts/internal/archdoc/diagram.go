@@ -29,6 +29,8 @@ var (
 	arrowToken   = regexp.MustCompile(`\s*(-->|-\.->)\s*`)
 	legendRow    = regexp.MustCompile("^\\|\\s*`(\\w+)`\\s*\\|(.*)\\|\\s*$")
 	inBackticks  = regexp.MustCompile("`([^`]+)`")
+	// Lines that draw no node or arrow: comments, the header, grouping and styling.
+	notAnEdge = regexp.MustCompile(`^(%%|(flowchart|graph|subgraph|end|direction|classDef|class|style|linkStyle|click)\b)`)
 )
 
 // Parse reads the doc's first mermaid block and the legend rows (| `node` | `package` ... |) after
@@ -69,7 +71,7 @@ func Parse(doc string) (Diagram, error) {
 // node of the next.
 func parseLine(line string, nodes map[string]bool) []Arrow {
 	line = strings.TrimSpace(line)
-	if line == "" || strings.HasPrefix(line, "%%") || strings.HasPrefix(line, "flowchart") || strings.HasPrefix(line, "graph") {
+	if line == "" || notAnEdge.MatchString(line) {
 		return nil
 	}
 	line = edgeLabel.ReplaceAllString(nodeLabel.ReplaceAllString(line, "$1"), "")
