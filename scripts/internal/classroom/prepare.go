@@ -29,8 +29,8 @@ type step struct {
 // Prepare is make prepare: it does, once and with the network, everything make check later needs: the modules of
 // the workspace, of the cluster builders and of the tools; the cluster binaries; every lesson's
 // test binary (so the build cache is warm); kind's node image when an engine answers. It ends
-// with make doctor's verdict, which is also its exit status.
-func Prepare(ctx context.Context, root string) (bool, error) {
+// with make doctor's verdict (for CLUSTER=wanted), which is also its exit status.
+func Prepare(ctx context.Context, root, wanted string) (bool, error) {
 	steps := prepareSteps(root)
 	failed := 0
 	for i, s := range steps {
@@ -51,7 +51,7 @@ func Prepare(ctx context.Context, root string) (bool, error) {
 		}
 	}
 	fmt.Println()
-	ok, err := Doctor(ctx, root, false)
+	ok, err := Doctor(ctx, root, wanted, false)
 	if failed > 0 {
 		fmt.Printf("%d step(s) of make prepare failed (above); fix them and run make prepare again: finished steps are quick the second time.\n", failed)
 		return false, err

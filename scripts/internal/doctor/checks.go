@@ -6,7 +6,6 @@ import (
 	"strings"
 	"workshop.local/scripts/internal/cluster/local"
 
-	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/workspace"
 )
 
@@ -148,7 +147,7 @@ func clusterChoice(f Facts) Check {
 // needsDownloads is true when something is still to be fetched: a first make check would go to
 // the network.
 func needsDownloads(f Facts) bool {
-	return f.LessonsErr != "" || (f.ClusterKind == cluster.Local && len(f.BinariesMissing) > 0)
+	return f.LessonsErr != "" || (f.ClusterNeeds.Binaries && len(f.BinariesMissing) > 0)
 }
 
 func proxy(f Facts) Check {
@@ -175,7 +174,7 @@ func binaries(f Facts) Check {
 	c.Detail = "not built: " + strings.Join(f.BinariesMissing, ", ")
 	c.Fix = "`make prepare` builds them once (about 10 min on 2 cores), or `make kit-install` brings them"
 	c.Status = Warn // kind does not need them
-	if f.ClusterKind == cluster.Local {
+	if f.ClusterNeeds.Binaries {
 		c.Status = Fail
 	}
 	return c
@@ -200,7 +199,7 @@ func kindImage(f Facts) Check {
 		c.Detail = "not looked for (no engine answers; the local cluster needs no image)"
 	case f.KindImagePresent:
 		c.Detail = "present"
-	case f.ClusterKind == cluster.Kind:
+	case f.ClusterNeeds.NodeImage:
 		c.Status, c.Detail = Fail, "not pulled: the first make cluster would download it (several hundred MB) on the workshop's network"
 		c.Fix = "`make kind-pull` (or `make prepare`, which pulls it too)"
 		if len(f.BinariesMissing) == 0 {

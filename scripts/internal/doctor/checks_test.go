@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/internal/cluster/kind"
 	"workshop.local/scripts/internal/cluster/local"
 	"workshop.local/scripts/internal/lessons"
@@ -19,7 +20,8 @@ func ready() Facts {
 		DiskFree: 50 * gib, MemAvail: 8 * gib,
 		Engine:      kind.Engine{Detail: "no container engine is installed"},
 		ClusterKind: "local", ClusterWhy: "no container engine answers",
-		GoProxy: "https://proxy.golang.org,direct", ProxyReached: true,
+		ClusterNeeds: cluster.NeedsOf(cluster.Local),
+		GoProxy:      "https://proxy.golang.org,direct", ProxyReached: true,
 		BinariesDir: "/cache/k", KindImage: "kindest/node:v1@sha256:x",
 		Lessons: 9, ClusterUp: true, Kubeconfig: "/ws/.cluster/kubeconfig", KubeconfigOK: true,
 		Context: workspace.LocalContext,
@@ -81,7 +83,7 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 		{"local cluster not built", func(f *Facts) { f.BinariesMissing = []string{"etcd"} }, "cluster binaries", Fail, "make prepare"},
 		{"kind without its image", func(f *Facts) {
 			f.Engine = kind.Engine{Name: "podman", Installed: true, Answers: true}
-			f.ClusterKind = "kind"
+			f.ClusterKind, f.ClusterNeeds = "kind", cluster.NeedsOf(cluster.Kind)
 		}, "kind node image", Fail, "make kind-pull"},
 		{"old cluster builds", func(f *Facts) {
 			f.OldBuilds = []local.Stale{{Path: "/c/kubernetes-v1.36.0-recipe4", Bytes: 240 << 20}, {Path: "/c/x/workshop-kube-0123", Bytes: 118 << 20}}
@@ -118,7 +120,8 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 func TestKindLaptopNeedsNoClusterBinaries(t *testing.T) {
 	f := ready()
 	f.Engine = kind.Engine{Name: "docker", Installed: true, Answers: true}
-	f.ClusterKind, f.KindImagePresent, f.BinariesMissing = "kind", true, []string{"etcd", "kube-apiserver"}
+	f.ClusterKind, f.ClusterNeeds = "kind", cluster.NeedsOf(cluster.Kind)
+	f.KindImagePresent, f.BinariesMissing = true, []string{"etcd", "kube-apiserver"}
 	r := Evaluate(f)
 	if c := find(t, r, "cluster binaries"); c.Status != Warn {
 		t.Errorf("a kind laptop without local binaries should only warn, got %s", c.Status)
@@ -177,7 +180,7 @@ func TestGatherOnThisMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := Gather(t.Context(), root)
+	f := Gather(t.Context(), root, "")
 	if f.GoVersion == "" || f.GoWanted == "?" || f.Lessons == 0 {
 		t.Errorf("Gather missed the basics: %+v", f)
 	}

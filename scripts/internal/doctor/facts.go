@@ -4,6 +4,7 @@
 package doctor
 
 import (
+	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/internal/cluster/kind"
 	"workshop.local/scripts/internal/cluster/local"
 )
@@ -21,10 +22,11 @@ type Facts struct {
 	MemAvail   uint64 // bytes of memory available; 0 when unknown
 	MemIsTotal bool   // MemAvail is the machine's total (macOS), not what is free now
 
-	Engine      kind.Engine
-	ClusterKind string // what CLUSTER (auto by default) picks: "kind" or "local"
-	ClusterWhy  string
-	ClusterErr  string // CLUSTER is invalid or conflicts with the existing cluster
+	Engine       kind.Engine
+	ClusterKind  string // what CLUSTER (auto by default) picks: "kind" or "local"
+	ClusterWhy   string
+	ClusterErr   string        // CLUSTER is invalid or conflicts with the existing cluster
+	ClusterNeeds cluster.Needs // what that runtime needs: its lacks fail, the others' only warn
 
 	GoProxy      string // `go env GOPROXY`
 	ProxyReached bool   // the first http(s) entry of GOPROXY answered

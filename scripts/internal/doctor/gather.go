@@ -23,9 +23,9 @@ import (
 	"workshop.local/scripts/workspace"
 )
 
-// Gather looks at this machine and the workspace at root. It only reads: nothing is built,
+// Gather looks at this machine and the workspace at root; wanted is CLUSTER. It only reads: nothing is built,
 // pulled or started, and no go command may reach the network (GOPROXY=off for go list).
-func Gather(ctx context.Context, root string) Facts {
+func Gather(ctx context.Context, root, wanted string) Facts {
 	f := Facts{OS: runtime.GOOS, Arch: runtime.GOARCH, WSL: isWSL(), GoWanted: goWorkVersion(root)}
 	f.GoVersion = workspace.GoEnv("GOVERSION")
 	f.Make, f.Git = onPath("make"), onPath("git")
@@ -60,8 +60,8 @@ func Gather(ctx context.Context, root string) Facts {
 	}
 	f.ClusterUp, f.UpDetail = apiAnswers(ctx, f.Kubeconfig, f.KubeconfigOK)
 
-	runtime, why, err := cluster.Decide(os.Getenv("CLUSTER"), gatheredProbe{ctx, &f, cluster.Recorded(clusterDir)})
-	f.ClusterKind, f.ClusterWhy = runtime, why
+	runtime, why, err := cluster.Decide(wanted, gatheredProbe{ctx, &f, cluster.Recorded(clusterDir)})
+	f.ClusterKind, f.ClusterWhy, f.ClusterNeeds = runtime, why, cluster.NeedsOf(runtime)
 	if err != nil {
 		f.ClusterErr = err.Error()
 	}
