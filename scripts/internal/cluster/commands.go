@@ -41,6 +41,9 @@ func (c *Cluster) up(ctx context.Context) error {
 	if err := workspace.Trust(c.dir); err != nil {
 		return err
 	}
+	if err := c.recordHostReach(); err != nil {
+		return err
+	}
 	c.runtime.Usage(c.out, c.Kubeconfig())
 	c.sweepLeftovers(ctx)
 	return nil
@@ -54,9 +57,17 @@ func (c *Cluster) Ensure(ctx context.Context) error {
 	}
 	if Recorded(c.dir) == c.runtime.Name() && c.runtime.Running(ctx) {
 		fmt.Fprintf(c.out, "Workshop cluster: %s, running (kubeconfig %s).\n", c.runtime.Name(), c.Kubeconfig())
+		if err := c.recordHostReach(); err != nil { // a cluster started before it was recorded
+			return err
+		}
 		return c.trustOnce()
 	}
 	return c.up(ctx)
+}
+
+// recordHostReach records how the runtime's API server reaches this machine, for lessons.
+func (c *Cluster) recordHostReach() error {
+	return workspace.RecordHostReach(c.dir, c.runtime.Context(), c.runtime.HostReach())
 }
 
 // trustOnce records a running cluster that was started before the workspace recorded one (an

@@ -15,6 +15,8 @@ package cluster
 import (
 	"context"
 	"io"
+
+	"workshop.local/scripts/workspace"
 )
 
 // The runtimes a workshop cluster can have. CLUSTER=auto|kind|local asks for one.
@@ -45,6 +47,9 @@ type Runtime interface {
 	Status(ctx context.Context, out io.Writer) bool
 	// Context is the kubeconfig context the runtime writes.
 	Context() string
+	// HostReach is how its API server reaches a process on this machine (a webhook server):
+	// recorded in the cluster folder for lessons (workspace.HostReachOf).
+	HostReach() workspace.HostReach
 	// Usage tells the learner what is running and how to use it (make cluster's last lines).
 	Usage(out io.Writer, kubeconfig string)
 }

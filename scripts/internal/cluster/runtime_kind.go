@@ -71,6 +71,10 @@ func (k *kindRuntime) Down(context.Context) error {
 // Context is the context kind writes: "kind-" and the cluster's name.
 func (k *kindRuntime) Context() string { return "kind-" + k.Cluster.Name }
 
+// HostReach: kind's API server runs in the node container, which reaches this host through the
+// container network's gateway.
+func (*kindRuntime) HostReach() workspace.HostReach { return workspace.ReachNodeNetwork }
+
 func (k *kindRuntime) Usage(out io.Writer, kubeconfig string) {
 	printReady(out, "kind cluster "+k.Cluster.Name, k.Context(), kubeconfig)
 }

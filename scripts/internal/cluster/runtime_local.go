@@ -56,6 +56,9 @@ func (l *localRuntime) Down(context.Context) error {
 
 func (*localRuntime) Context() string { return workspace.LocalContext }
 
+// HostReach: the local API server runs on this host.
+func (*localRuntime) HostReach() workspace.HostReach { return workspace.ReachLoopback }
+
 // Usage also points at the kubectl built with the cluster: the machine's own may be many minors
 // behind it, outside the one-minor skew kubectl supports.
 func (l *localRuntime) Usage(out io.Writer, kubeconfig string) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"workshop.local/scripts/internal/cluster/kind"
+	"workshop.local/scripts/workspace"
 )
 
 // testCluster is a cluster folder in a scratch workspace, with the engine already "detected"
@@ -64,6 +65,9 @@ func TestKindRuntimeLockStateAndStatus(t *testing.T) {
 	if got := r.Context(); got != "kind-ctrl-workshop-unit" {
 		t.Errorf("Context() = %q", got)
 	}
+	if r.HostReach() != workspace.ReachNodeNetwork {
+		t.Errorf("HostReach() = %q: kind's API server runs in a container", r.HostReach())
+	}
 }
 
 // The local runtime's status names each component and the API server; its down keeps the
@@ -97,8 +101,8 @@ func TestLocalRuntimeStatusAndDown(t *testing.T) {
 	if !strings.Contains(out.String(), "Stopped the local cluster") || Recorded(c.dir) != Local {
 		t.Errorf("Down: output %q, record %q; want the stop said and the record kept", out, Recorded(c.dir))
 	}
-	if r.Context() != "ctrl-workshop-local" {
-		t.Errorf("Context() = %q", r.Context())
+	if r.Context() != workspace.LocalContext || r.HostReach() != workspace.ReachLoopback {
+		t.Errorf("Context() = %q, HostReach() = %q", r.Context(), r.HostReach())
 	}
 }
 
