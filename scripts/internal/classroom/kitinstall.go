@@ -16,7 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 )
 
 // KitDir is where kit-install unpacks a kit: in the workspace, git-ignored.
@@ -172,7 +172,7 @@ func installBinaries(root string) error {
 	if err != nil {
 		return fmt.Errorf("the kit's %s is unreadable: %v", kitManifest, err)
 	}
-	bins, err := local.DefaultBinaries(root)
+	bins, err := binaries.Default(root)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/versions"
 	"workshop.local/scripts/workspace"
 )
@@ -167,7 +167,7 @@ func (c *Cluster) Pull(ctx context.Context) error {
 // EnvtestAssets prints the folder to use as KUBEBUILDER_ASSETS, and nothing else on stdout, so
 // `export KUBEBUILDER_ASSETS=$(make -s envtest-assets)` works; building and the hint go to stderr.
 func (c *Cluster) EnvtestAssets(ctx context.Context) error {
-	bins, err := local.DefaultBinaries(c.root)
+	bins, err := binaries.Default(c.root)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (c *Cluster) EnvtestAssets(ctx context.Context) error {
 // uses any more (old pins, old build recipes, workshop-kube built from older sources), and says
 // what it removed. It never touches the build this workspace uses.
 func (c *Cluster) Prune(context.Context) error {
-	bins, err := local.DefaultBinaries(c.root)
+	bins, err := binaries.Default(c.root)
 	if err != nil {
 		return err
 	}
@@ -200,9 +200,9 @@ func (c *Cluster) Prune(context.Context) error {
 	for _, s := range stale {
 		fmt.Fprintf(c.out, "  removing %s (%d MB)\n", s.Path, s.Bytes>>20)
 	}
-	if err := local.Prune(stale); err != nil {
+	if err := binaries.Prune(stale); err != nil {
 		return fmt.Errorf("removing old cluster builds: %w", err)
 	}
-	fmt.Fprintf(c.out, "Removed %s that no clone on this machine uses.\n", local.StaleSummary(stale))
+	fmt.Fprintf(c.out, "Removed %s that no clone on this machine uses.\n", binaries.StaleSummary(stale))
 	return nil
 }

@@ -57,6 +57,6 @@ type Runtime interface {
 // Needs, registered with each runtime (registry.go), are what it needs on the machine, so that make doctor can fail on what the chosen
 // runtime lacks and only warn about the rest.
 type Needs struct {
-	Binaries  bool // the cluster programs built from source (local.Binaries)
+	Binaries  bool // the cluster programs built from source (binaries.Binaries)
 	NodeImage bool // the pinned kind node image in the container engine
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/cluster/local"
 	"workshop.local/scripts/versions"
 	"workshop.local/scripts/workspace"
@@ -21,7 +22,7 @@ func init() { register(Local, Needs{Binaries: true}, newLocalRuntime) }
 var _ Runtime = (*localRuntime)(nil)
 
 func newLocalRuntime(_ context.Context, c *Cluster) (Runtime, error) {
-	bins, err := local.DefaultBinaries(c.root)
+	bins, err := binaries.Default(c.root)
 	if err != nil {
 		return nil, err
 	}

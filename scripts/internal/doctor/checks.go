@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"go/version"
 	"strings"
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 
 	"workshop.local/scripts/workspace"
 )
@@ -39,7 +39,7 @@ const gib = 1 << 30
 func Evaluate(f Facts) Report {
 	checks := []Check{
 		platform(f), goVersion(f), tool("make", f.Make, installHint(f, "make")), tool("git", f.Git, installHint(f, "git")),
-		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), binaries(f), oldBuilds(f), kindImage(f),
+		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), clusterBinaries(f), oldBuilds(f), kindImage(f),
 		lessonBinaries(f), raceDetector(f), clusterUp(f), kubeconfig(f),
 	}
 	r := Report{Ready: true, Checks: checks}
@@ -166,7 +166,7 @@ func proxy(f Facts) Check {
 	return c
 }
 
-func binaries(f Facts) Check {
+func clusterBinaries(f Facts) Check {
 	c := Check{Name: "cluster binaries", Status: OK, Detail: "built in " + f.BinariesDir}
 	if len(f.BinariesMissing) == 0 {
 		return c
@@ -187,7 +187,7 @@ func oldBuilds(f Facts) Check {
 	if len(f.OldBuilds) == 0 {
 		return c
 	}
-	c.Status, c.Detail = Warn, local.StaleSummary(f.OldBuilds)+" in the binary cache that no clone on this machine uses"
+	c.Status, c.Detail = Warn, binaries.StaleSummary(f.OldBuilds)+" in the binary cache that no clone on this machine uses"
 	c.Fix = "`make cluster-prune` removes them"
 	return c
 }
