@@ -7,14 +7,14 @@ import (
 	"os"
 	"os/exec"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 )
 
 // Kubectl is a kubectl for a project's Makefile (make install pipes kustomize into
 // "$(KUBECTL)" apply): the one built with the local cluster, at the server's version, where it is
 // built; else one on PATH; else the local cluster's, built now (a few minutes; progress to out).
 func Kubectl(ctx context.Context, workspaceRoot string, out io.Writer) (string, error) {
-	bins, err := local.DefaultBinaries(workspaceRoot)
+	bins, err := binaries.Default(workspaceRoot)
 	if err != nil {
 		return "", err
 	}

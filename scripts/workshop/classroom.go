@@ -37,7 +37,7 @@ func doctorCommand() *cobra.Command {
 		Short: "Check this laptop for the workshop: one line per check, a fix per failure; exit 0 when ready",
 		Args:  cobra.NoArgs,
 		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
-			return classroom.Doctor(cmd.Context(), root, asJSON)
+			return classroom.Doctor(cmd.Context(), root, clusterRuntime, asJSON)
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON, for tools (make doctor ARGS=--json)")
@@ -50,7 +50,7 @@ func prepareCommand() *cobra.Command {
 		Short: "Do once, with the network, all that make check needs (modules, cluster binaries, lesson builds, kind image)",
 		Args:  cobra.NoArgs,
 		RunE: rooted(func(cmd *cobra.Command, root string) (bool, error) {
-			return classroom.Prepare(cmd.Context(), root)
+			return classroom.Prepare(cmd.Context(), root, clusterRuntime)
 		}),
 	}, "prepare")
 }
@@ -91,7 +91,7 @@ func kitInstallCommand() *cobra.Command {
 			if err != nil {
 				return false, err
 			}
-			return classroom.InstallKit(cmd.Context(), root, abs)
+			return classroom.InstallKit(cmd.Context(), root, abs, clusterRuntime)
 		}),
 	}
 	stringFlag(cmd, &path, "kit", "KIT", "the .tar.gz the instructor handed out")

@@ -22,7 +22,7 @@ func clusterCommand() *cobra.Command {
 		c := &cobra.Command{
 			Use: use, Short: short, Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				w, err := cluster.Open(os.Stdout)
+				w, err := cluster.Open(os.Stdout, clusterRuntime)
 				if err != nil {
 					return err
 				}

@@ -12,7 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 )
 
 var _ = Describe("a start that fails half-way", func() {
@@ -34,7 +34,7 @@ var _ = Describe("a start that fails half-way", func() {
 // the binary it started, and a script's exe is its shell.
 func cacheWhoseNodeFails() string {
 	GinkgoHelper()
-	real, err := local.DefaultBinaries(rootDir)
+	real, err := binaries.Default(rootDir)
 	Expect(err).NotTo(HaveOccurred())
 	if missing := real.Missing(); len(missing) > 0 {
 		Skip("the cluster binaries are not built yet (" + strings.Join(missing, ", ") + "): make cluster builds them")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/workspace"
@@ -54,6 +55,20 @@ func applyEnvDefaults(cmd *cobra.Command) error {
 	})
 	return err
 }
+
+// clusterRuntime is CLUSTER, the runtime the workshop cluster should have (auto, kind or
+// local): a persistent flag of the tool, read once here and passed to the cluster and the
+// doctor, so that every command that starts or reports on the cluster reads the same value.
+var clusterRuntime string
+
+// bindCluster declares --cluster on the root, for every command below it.
+func bindCluster(root *cobra.Command) {
+	root.PersistentFlags().StringVar(&clusterRuntime, "cluster", "", "the cluster's runtime: auto, kind or local (CLUSTER=)")
+	_ = root.PersistentFlags().SetAnnotation("cluster", envAnnotation, []string{"CLUSTER"})
+}
+
+// validFlags checks the values every command shares, once their environment fallbacks are in.
+func validFlags() error { return cluster.Valid(clusterRuntime) }
 
 // target is the lesson and exercise a command works on: --lesson and --exercise, or the
 // arguments [LESSON] [EXERCISE], or LESSON and EXERCISE from the environment (make's variables).

@@ -32,7 +32,7 @@ func ensureCluster(ctx context.Context) error {
 	if os.Getenv("WORKSHOP_RUNNING_CLUSTER") == "1" {
 		return nil
 	}
-	c, err := cluster.Open(os.Stdout)
+	c, err := cluster.Open(os.Stdout, clusterRuntime)
 	if err != nil {
 		return err
 	}

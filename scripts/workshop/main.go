@@ -76,9 +76,13 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true, // a failing check is not a usage mistake
 		SilenceErrors: true, // main prints the error once, as "workshop: ..."
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			return applyEnvDefaults(cmd)
+			if err := applyEnvDefaults(cmd); err != nil {
+				return err
+			}
+			return validFlags()
 		},
 	}
+	bindCluster(root)
 	root.AddGroup(
 		&cobra.Group{ID: groupLearn, Title: "Learn (the learner's loop):"},
 		&cobra.Group{ID: groupCluster, Title: "Cluster (the workshop cluster):"},

@@ -11,9 +11,9 @@ import (
 )
 
 // Doctor is make doctor: it gathers the facts, prints the checklist (or JSON) and says whether
-// the machine is ready. It only reads.
-func Doctor(ctx context.Context, root string, asJSON bool) (bool, error) {
-	report := doctor.Evaluate(doctor.Gather(ctx, root))
+// the machine is ready. It only reads. wanted is CLUSTER, as make cluster would read it.
+func Doctor(ctx context.Context, root, wanted string, asJSON bool) (bool, error) {
+	report := doctor.Evaluate(doctor.Gather(ctx, root, wanted))
 	if asJSON {
 		return report.Ready, report.PrintJSON(os.Stdout)
 	}

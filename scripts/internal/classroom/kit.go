@@ -21,7 +21,7 @@ import (
 
 	"workshop.local/scripts/workspace"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
@@ -55,7 +55,7 @@ type kitInfo struct {
 
 // MakeKit is make kit: it writes the kit archive to path, and path.sha256 beside it for checking the copy.
 func MakeKit(ctx context.Context, root, path string) (bool, error) {
-	bins, err := local.DefaultBinaries(root)
+	bins, err := binaries.Default(root)
 	if err != nil {
 		return false, err
 	}
@@ -104,7 +104,7 @@ func collectModules(ctx context.Context, root, stage string) error {
 	env := []string{"GOMODCACHE=" + stage, "GOPROXY=file://" + filepath.Join(workspace.GoEnv("GOMODCACHE"), "cache", "download") + "," + workspace.GoEnv("GOPROXY"),
 		"GOFLAGS=-modcacherw", "GOTOOLCHAIN=local"}
 	builderEnv := func(module string) []string {
-		return append(append([]string{}, env...), local.BuilderEnv(module, "-modcacherw")...)
+		return append(append([]string{}, env...), binaries.BuilderEnv(module, "-modcacherw")...)
 	}
 	workspacePkgs := []string{"list", "-deps", "-test", "./scripts/...", "./lessons/internal/..."}
 	var tags []string
@@ -121,7 +121,7 @@ func collectModules(ctx context.Context, root, stage string) error {
 	if len(tags) > 0 {
 		workspacePkgs = append(workspacePkgs[:3:3], append([]string{"-tags=" + strings.Join(tags, ",")}, workspacePkgs[3:]...)...)
 	}
-	builders := local.BuilderDir(root)
+	builders := binaries.BuilderDir(root)
 	runs := []struct {
 		dir  string
 		env  []string
@@ -131,9 +131,9 @@ func collectModules(ctx context.Context, root, stage string) error {
 		{root, env, workspacePkgs},
 		{all[0].Dir, env, []string{"list", "-deps", "github.com/onsi/ginkgo/v2/ginkgo"}},
 		{filepath.Join(builders, "etcd"), builderEnv("etcd"), []string{"mod", "download"}},
-		{filepath.Join(builders, "etcd"), builderEnv("etcd"), append([]string{"list", "-deps"}, local.BuilderPackages("etcd")...)},
+		{filepath.Join(builders, "etcd"), builderEnv("etcd"), append([]string{"list", "-deps"}, binaries.BuilderPackages("etcd")...)},
 		{filepath.Join(builders, "kube"), builderEnv("kube"), []string{"mod", "download"}},
-		{filepath.Join(builders, "kube"), builderEnv("kube"), append([]string{"list", "-deps"}, local.BuilderPackages("kube")...)},
+		{filepath.Join(builders, "kube"), builderEnv("kube"), append([]string{"list", "-deps"}, binaries.BuilderPackages("kube")...)},
 	}
 	for _, l := range all { // a lesson's tools module (lesson 10's controller-gen), outside go.work
 		if dir, tools := l.ToolsModule(); dir != "" {
@@ -174,7 +174,7 @@ func collectModules(ctx context.Context, root, stage string) error {
 }
 
 // writeKit streams the archive: modules, binaries, kit.json, then SHA256SUMS of all of them.
-func writeKit(path, proxyDir string, bins local.Binaries, info kitInfo) (int, int64, error) {
+func writeKit(path, proxyDir string, bins binaries.Binaries, info kitInfo) (int, int64, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return 0, 0, err
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/cluster/local"
 	"workshop.local/scripts/internal/cluster/lock"
 	"workshop.local/scripts/internal/text"
@@ -66,7 +67,7 @@ func TestKitProofOfflineClone(t *testing.T) {
 	}
 	// make kit packs this machine's cluster binaries. make test has them (it starts the local
 	// cluster before the tooling's tests); a maintainer on kind may not: skipped there, never in CI.
-	machineBins, err := local.DefaultBinaries(root)
+	machineBins, err := binaries.Default(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestKitProofOfflineClone(t *testing.T) {
 		binCache: filepath.Join(base, "bincache"),
 		logs:     t.TempDir(),
 	}
-	p.cloneBins = local.Binaries{Dir: filepath.Join(p.binCache, filepath.Base(machineBins.Dir)), BuilderDir: local.BuilderDir(p.clone)}
+	p.cloneBins = binaries.Binaries{Dir: filepath.Join(p.binCache, filepath.Base(machineBins.Dir)), BuilderDir: binaries.BuilderDir(p.clone)}
 	// A run that go test's timeout killed left its clone, and maybe its cluster, behind.
 	p.removeAll()
 	t.Cleanup(p.removeAll)
@@ -162,7 +163,7 @@ func TestKitProofOfflineClone(t *testing.T) {
 	// from source for 10 minutes: say so now.
 	if missing := p.cloneBins.Missing(); len(missing) > 0 {
 		t.Fatalf("after make kit-install, the clone's cluster programs are not in %s (%s): the kit's binaries were built from other cluster builder sources than the clone's (uncommitted changes under %s?)",
-			p.cloneBins.Dir, strings.Join(missing, ", "), local.BuilderDir(root))
+			p.cloneBins.Dir, strings.Join(missing, ", "), binaries.BuilderDir(root))
 	}
 
 	// Step 4: the clone's own local cluster from the kit's binaries, and lesson 01's specs with
@@ -207,7 +208,7 @@ type kitProof struct {
 	t                               *testing.T
 	root, base                      string
 	clone, modCache, binCache, logs string
-	cloneBins                       local.Binaries
+	cloneBins                       binaries.Binaries
 	mountOver                       string // the machine's module cache, where the clone's commands see modCache; "" when they cannot
 	env                             []string
 	timings                         []string
@@ -327,7 +328,7 @@ func (p *kitProof) removeAll() {
 	}
 }
 
-func stopLocalCluster(t *testing.T, dir string, bins local.Binaries) {
+func stopLocalCluster(t *testing.T, dir string, bins binaries.Binaries) {
 	if _, err := os.Stat(dir); err != nil {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 )
 
 // tinyKit writes a kit from a made-up proxy folder and binary folder: the archive format and its
@@ -46,7 +46,7 @@ func tinyKit(t *testing.T) string {
 	}
 	archive := filepath.Join(dir, "kit.tar.gz")
 	info := kitInfo{Platform: "linux/amd64", Binaries: "kubernetes-test"}
-	if _, _, err := writeKit(archive, filepath.Join(dir, "proxy"), local.Binaries{Dir: bins}, info); err != nil {
+	if _, _, err := writeKit(archive, filepath.Join(dir, "proxy"), binaries.Binaries{Dir: bins}, info); err != nil {
 		t.Fatal(err)
 	}
 	return archive

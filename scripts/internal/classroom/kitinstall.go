@@ -16,17 +16,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 )
 
 // KitDir is where kit-install unpacks a kit: in the workspace, git-ignored.
 func kitDir(root string) string { return filepath.Join(root, ".kit") }
 
-// InstallKit is make kit-install: it unpacks the kit into .kit/, checking every file against SHA256SUMS, puts the cluster
+// InstallKit is make kit-install (its closing doctor for CLUSTER=wanted): it unpacks the kit into .kit/, checking every file against SHA256SUMS, puts the cluster
 // binaries into the binary cache when the platform matches, and writes .kit/env.mk, which the
 // Makefile includes: from then on this workspace's make targets fetch modules from the kit only.
 // The learner's global Go settings (go env -w, shell profile) are not touched.
-func InstallKit(ctx context.Context, root, archive string) (bool, error) {
+func InstallKit(ctx context.Context, root, archive, wanted string) (bool, error) {
 	if err := checkArchiveSum(archive); err != nil {
 		return false, err
 	}
@@ -55,7 +55,7 @@ func InstallKit(ctx context.Context, root, archive string) (bool, error) {
 	// make read env.mk before it existed: the doctor's go commands get the kit's settings here.
 	os.Setenv("GOPROXY", kitProxy(root))
 	os.Setenv("GOSUMDB", "off")
-	return Doctor(ctx, root, false)
+	return Doctor(ctx, root, wanted, false)
 }
 
 // checkArchiveSum compares the archive with KIT.sha256 when that file came along.
@@ -172,7 +172,7 @@ func installBinaries(root string) error {
 	if err != nil {
 		return fmt.Errorf("the kit's %s is unreadable: %v", kitManifest, err)
 	}
-	bins, err := local.DefaultBinaries(root)
+	bins, err := binaries.Default(root)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/workspace"
 )
 
@@ -39,8 +39,8 @@ func TestWorksOfflineAfterPrepare(t *testing.T) {
 	}
 	out := t.TempDir()
 	lesson := filepath.Join(root, "lessons", "01-gvk-gvr")
-	builders := local.BuilderDir(root)
-	builderOffline := func(module string) []string { return append(local.BuilderEnv(module), offlineEnv...) }
+	builders := binaries.BuilderDir(root)
+	builderOffline := func(module string) []string { return append(binaries.BuilderEnv(module), offlineEnv...) }
 	runs := []struct {
 		dir  string
 		env  []string
@@ -49,8 +49,8 @@ func TestWorksOfflineAfterPrepare(t *testing.T) {
 		{root, offlineEnv, []string{"build", "-o", out + "/", "./scripts/workshop"}},
 		{root, offlineEnv, []string{"test", "-c", "-vet=off", "-o", filepath.Join(out, "01.test"), "./lessons/01-gvk-gvr"}},
 		{lesson, offlineEnv, []string{"build", "-o", os.DevNull, "github.com/onsi/ginkgo/v2/ginkgo"}},
-		{filepath.Join(builders, "etcd"), builderOffline("etcd"), append([]string{"list", "-deps"}, local.BuilderPackages("etcd")...)},
-		{filepath.Join(builders, "kube"), builderOffline("kube"), append([]string{"list", "-deps"}, local.BuilderPackages("kube")...)},
+		{filepath.Join(builders, "etcd"), builderOffline("etcd"), append([]string{"list", "-deps"}, binaries.BuilderPackages("etcd")...)},
+		{filepath.Join(builders, "kube"), builderOffline("kube"), append([]string{"list", "-deps"}, binaries.BuilderPackages("kube")...)},
 	}
 	for _, r := range runs {
 		start := time.Now()

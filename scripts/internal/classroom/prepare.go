@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"workshop.local/scripts/internal/buildprogress"
-	"workshop.local/scripts/internal/cluster/kind"
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
@@ -29,8 +29,8 @@ type step struct {
 // Prepare is make prepare: it does, once and with the network, everything make check later needs: the modules of
 // the workspace, of the cluster builders and of the tools; the cluster binaries; every lesson's
 // test binary (so the build cache is warm); kind's node image when an engine answers. It ends
-// with make doctor's verdict, which is also its exit status.
-func Prepare(ctx context.Context, root string) (bool, error) {
+// with make doctor's verdict (for CLUSTER=wanted), which is also its exit status.
+func Prepare(ctx context.Context, root, wanted string) (bool, error) {
 	steps := prepareSteps(root)
 	failed := 0
 	for i, s := range steps {
@@ -51,7 +51,7 @@ func Prepare(ctx context.Context, root string) (bool, error) {
 		}
 	}
 	fmt.Println()
-	ok, err := Doctor(ctx, root, false)
+	ok, err := Doctor(ctx, root, wanted, false)
 	if failed > 0 {
 		fmt.Printf("%d step(s) of make prepare failed (above); fix them and run make prepare again: finished steps are quick the second time.\n", failed)
 		return false, err
@@ -65,8 +65,8 @@ func prepareSteps(root string) []step {
 			return goCmd(ctx, root, nil, "mod", "download")
 		}},
 		{"Downloading the cluster builders' modules (etcd, Kubernetes)", false, func(ctx context.Context) error {
-			for _, m := range local.BuilderModules {
-				if err := goCmd(ctx, filepath.Join(local.BuilderDir(root), m), local.BuilderEnv(m), "mod", "download"); err != nil {
+			for _, m := range binaries.BuilderModules {
+				if err := goCmd(ctx, filepath.Join(binaries.BuilderDir(root), m), binaries.BuilderEnv(m), "mod", "download"); err != nil {
 					return err
 				}
 			}
@@ -76,7 +76,7 @@ func prepareSteps(root string) []step {
 			return buildTools(ctx, root)
 		}},
 		{"Building the local cluster's binaries (once per machine; about 10 min on 2 cores)", false, func(ctx context.Context) error {
-			bins, err := local.DefaultBinaries(root)
+			bins, err := binaries.Default(root)
 			if err != nil {
 				return err
 			}
@@ -249,7 +249,7 @@ func buildLessons(ctx context.Context, root string) error {
 // pullKindImage pulls the pinned node image with the engine that answers; without one there is
 // nothing to pull (the local cluster needs no image), and that is said, not failed.
 func pullKindImage(ctx context.Context) error {
-	engine := kind.DetectEngine(ctx)
+	engine := cluster.DetectEngine(ctx)
 	if !engine.Answers {
 		return fmt.Errorf("no container engine answers (%s); the local cluster needs no image", engine.Detail)
 	}

@@ -32,17 +32,16 @@ type Probe interface {
 // and make doctor both call it: the doctor's "auto would pick" is the tool's own decision.
 func Decide(wanted string, p Probe) (runtime, why string, err error) {
 	wanted = strings.ToLower(wanted)
-	switch wanted {
-	case "", "auto":
+	if wanted == "" || wanted == "auto" {
 		return decideAuto(p)
-	case Kind, Local:
-		if other := p.Existing(); other != "" && other != wanted && p.Active(other) {
-			return "", "", fmt.Errorf("this workspace's %s cluster is running; stop it with `make cluster-down` before asking for CLUSTER=%s", other, wanted)
-		}
-		return wanted, "CLUSTER=" + wanted, nil
-	default:
-		return "", "", fmt.Errorf("CLUSTER=%q is not a runtime of the workshop cluster: use auto, kind or local", wanted)
 	}
+	if err := Valid(wanted); err != nil {
+		return "", "", err
+	}
+	if other := p.Existing(); other != "" && other != wanted && p.Active(other) {
+		return "", "", fmt.Errorf("this workspace's %s cluster is running; stop it with `make cluster-down` before asking for CLUSTER=%s", other, wanted)
+	}
+	return wanted, "CLUSTER=" + wanted, nil
 }
 
 // decideAuto: the cluster this workspace already has; else kind when an engine answers and the

@@ -6,45 +6,51 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
 
 	"workshop.local/scripts/internal/cluster/kind"
-	"workshop.local/scripts/internal/cluster/local"
 	"workshop.local/scripts/versions"
 	"workshop.local/scripts/workspace"
 )
 
-// Cluster is the workshop cluster of one workspace: its folder, its runtime, and the reason that
-// runtime was chosen (printed, so nothing about the choice is a surprise).
+// Cluster is the workshop cluster of one workspace: its folder, what CLUSTER asks for, the
+// runtime chosen (or recorded) and the reason it was chosen (printed, so nothing about the
+// choice is a surprise).
 type Cluster struct {
 	root, dir string
-	runtime   string
+	wanted    string  // CLUSTER: auto, or a runtime's name
+	runtime   Runtime // after choose (or the recorded one, for down and status)
 	why       string
 	out       io.Writer
 	engine    kind.Engine
 	detected  bool // engine holds DetectEngine's answer
 }
 
-// Open finds the workspace's cluster folder (workspace.ClusterDir). Up and Ensure then choose a
-// runtime; Down and Status act on the one recorded there.
-func Open(out io.Writer) (*Cluster, error) {
+// Open finds the workspace's cluster folder (workspace.ClusterDir); wanted is CLUSTER (the
+// tool's --cluster flag). Up and Ensure then choose a runtime; Down and Status act on the one
+// recorded there.
+func Open(out io.Writer, wanted string) (*Cluster, error) {
 	root, err := workspace.Root()
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{root: root, dir: workspace.ClusterDir(root), out: out}, nil
+	return &Cluster{root: root, dir: workspace.ClusterDir(root), wanted: wanted, out: out}, nil
 }
 
 // Kubeconfig is the one kubeconfig the cluster's runtime writes, whichever it is.
 func (c *Cluster) Kubeconfig() string { return workspace.KubeconfigPath(c.dir) }
 
-// choose applies CLUSTER through Decide, the decision make doctor reports too.
+// choose applies CLUSTER through Decide, the decision make doctor reports too, and makes the
+// chosen runtime: from here on only its methods run.
 func (c *Cluster) choose(ctx context.Context) error {
-	var err error
-	c.runtime, c.why, err = Decide(os.Getenv("CLUSTER"), machineProbe{c, ctx})
+	name, why, err := Decide(c.wanted, machineProbe{c, ctx})
+	if err != nil {
+		return err
+	}
+	c.why = why
+	c.runtime, err = c.runtimeNamed(ctx, name)
 	return err
 }
 
@@ -83,48 +89,24 @@ func (c *Cluster) detect(ctx context.Context) kind.Engine {
 // existing is the recorded runtime while that cluster still exists: a kind cluster someone
 // deleted with kind or docker is forgotten, so auto chooses afresh.
 func (c *Cluster) existing(ctx context.Context) string {
-	recorded := Recorded(c.dir)
-	if recorded == Kind && !c.kindRuntime(ctx).Exists() {
+	r, err := c.runtimeNamed(ctx, Recorded(c.dir))
+	if err != nil || !r.Exists(ctx) {
 		return ""
 	}
-	return recorded
+	return r.Name()
 }
 
-// active is true when the other runtime would collide with a new cluster: a local cluster that
-// runs (a stopped one keeps only its data), or a kind cluster the engine holds.
-func (c *Cluster) active(ctx context.Context, runtime string) bool {
-	if runtime == Kind {
-		return c.kindRuntime(ctx).Exists()
-	}
-	l, err := c.localRuntime()
-	return err == nil && l.Running(ctx)
+// active is true when a cluster of that runtime would collide with a new one of another.
+func (c *Cluster) active(ctx context.Context, name string) bool {
+	r, err := c.runtimeNamed(ctx, name)
+	return err == nil && r.Active(ctx)
 }
 
-// driver is the chosen (or recorded) runtime's implementation.
-func (c *Cluster) driver(ctx context.Context) (Runtime, error) {
-	if c.runtime == Kind {
-		return c.kindRuntime(ctx), nil
-	}
-	return c.localRuntime()
-}
-
-func (c *Cluster) kindRuntime(ctx context.Context) *kind.Cluster {
-	return &kind.Cluster{
-		Name:       workspace.KindClusterName(),
-		ConfigFile: filepath.Join(c.root, "kind", "cluster.yaml"),
-		Image:      NodeImage(),
-		Kubeconfig: c.Kubeconfig(),
-		Engine:     c.detect(ctx),
-		Out:        c.out,
-	}
-}
-
-func (c *Cluster) localRuntime() (*local.Cluster, error) {
-	bins, err := local.DefaultBinaries(c.root)
-	if err != nil {
-		return nil, err
-	}
-	return &local.Cluster{Dir: c.dir, Bins: bins, Out: c.out}, nil
+// recorded makes the runtime recorded in the cluster folder, for down and status.
+func (c *Cluster) recorded(ctx context.Context) (Runtime, error) {
+	var err error
+	c.runtime, err = c.runtimeNamed(ctx, Recorded(c.dir))
+	return c.runtime, err
 }
 
 // NodeImage is the pinned kind node image, or $WORKSHOP_KIND_NODE_IMAGE, which only the tool's

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
-	"workshop.local/scripts/internal/cluster/local"
-	"workshop.local/scripts/internal/cluster/lock"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/versions"
 	"workshop.local/scripts/workspace"
 )
@@ -26,68 +26,26 @@ func (c *Cluster) up(ctx context.Context) error {
 	if err := checkOwner(c.dir, c.root); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "Workshop cluster: %s (%s).\n", c.runtime, c.why)
-	d, err := c.driver(ctx)
-	if err != nil {
-		return err
-	}
+	fmt.Fprintf(c.out, "Workshop cluster: %s (%s).\n", c.runtime.Name(), c.why)
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return err
 	}
 	if err := recordOwner(c.dir, c.root); err != nil {
 		return err
 	}
-	if c.runtime == Kind {
-		return c.upKind(ctx, d)
-	}
-	if err := d.Up(ctx); err != nil {
+	if err := c.runtime.Up(ctx); err != nil {
 		return err
 	}
-	return c.recordAndSweep(ctx)
-}
-
-// upKind records the runtime before creating, so that `make cluster-down` can delete a cluster
-// that a Ctrl-C or a failure left half-created, and holds a lock so that two `make check` at
-// once do not both run kind's create.
-func (c *Cluster) upKind(ctx context.Context, d Runtime) error {
-	unlock, err := lock.File(ctx, filepath.Join(c.dir, "kind.lock"), c.out,
-		"another `make` is creating the kind cluster; waiting for it")
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if !c.detect(ctx).Answers {
-		return d.Up(ctx) // says why kind cannot run; nothing was made, so nothing is recorded
-	}
-	if err := record(c.dir, c.runtime); err != nil {
-		return err
-	}
-	if err := d.Up(ctx); err != nil {
-		return err
-	}
-	return c.recordAndSweep(ctx)
-}
-
-// recordAndSweep records and prints what was started, then removes what killed spec runs left
-// behind in it.
-func (c *Cluster) recordAndSweep(ctx context.Context) error {
-	if err := c.recordAndPrint(); err != nil {
-		return err
-	}
-	c.sweepLeftovers(ctx)
-	return nil
-}
-
-// recordAndPrint records the runtime, and the CA of the kubeconfig it has just written as the
-// one the workspace's programs trust (workspace.Trust), then tells the learner how to use it.
-func (c *Cluster) recordAndPrint() error {
-	if err := record(c.dir, c.runtime); err != nil {
-		return err
-	}
+	// The CA of the kubeconfig the runtime has just written is the one the workspace's programs
+	// trust (workspace.Trust).
 	if err := workspace.Trust(c.dir); err != nil {
 		return err
 	}
-	c.printUsage()
+	if err := c.recordHostReach(); err != nil {
+		return err
+	}
+	c.runtime.Usage(c.out, c.Kubeconfig())
+	c.sweepLeftovers(ctx)
 	return nil
 }
 
@@ -97,15 +55,19 @@ func (c *Cluster) Ensure(ctx context.Context) error {
 	if err := c.choose(ctx); err != nil {
 		return err
 	}
-	d, err := c.driver(ctx)
-	if err != nil {
-		return err
-	}
-	if Recorded(c.dir) == c.runtime && d.Running(ctx) {
-		fmt.Fprintf(c.out, "Workshop cluster: %s, running (kubeconfig %s).\n", c.runtime, c.Kubeconfig())
+	if Recorded(c.dir) == c.runtime.Name() && c.runtime.Running(ctx) {
+		fmt.Fprintf(c.out, "Workshop cluster: %s, running (kubeconfig %s).\n", c.runtime.Name(), c.Kubeconfig())
+		if err := c.recordHostReach(); err != nil { // a cluster started before it was recorded
+			return err
+		}
 		return c.trustOnce()
 	}
 	return c.up(ctx)
+}
+
+// recordHostReach records how the runtime's API server reaches this machine, for lessons.
+func (c *Cluster) recordHostReach() error {
+	return workspace.RecordHostReach(c.dir, c.runtime.Context(), c.runtime.HostReach())
 }
 
 // trustOnce records a running cluster that was started before the workspace recorded one (an
@@ -117,32 +79,11 @@ func (c *Cluster) trustOnce() error {
 	return workspace.Trust(c.dir)
 }
 
-func (c *Cluster) printUsage() {
-	kubeconfig := c.Kubeconfig()
-	context := workspace.LocalContext
-	what := "embedded local cluster, Kubernetes " + versions.Kubernetes() + " built from source"
-	if c.runtime == Kind {
-		context, what = "kind-"+workspace.KindClusterName(), "kind cluster "+workspace.KindClusterName()
-	}
-	fmt.Fprintf(c.out, "\nReady: %s.\n  context:    %s\n  kubeconfig: %s\n", what, context, kubeconfig)
-	fmt.Fprintf(c.out, "For kubectl in this shell:\n  export KUBECONFIG=%s\n", kubeconfig)
-	if c.runtime == Local {
-		c.printKubectl()
-	}
-}
-
-// printKubectl points at the kubectl built with the local cluster: the machine's own may be many
-// minors behind the cluster, outside the one-minor skew kubectl supports.
-func (c *Cluster) printKubectl() {
-	bins, err := local.DefaultBinaries(c.root)
-	if err != nil {
-		return
-	}
-	kubectl := bins.Path("kubectl")
-	if _, err := os.Stat(kubectl); err != nil {
-		return
-	}
-	fmt.Fprintf(c.out, "kubectl %s, built with the cluster (yours may be older):\n  alias kubectl='%s'\n", versions.Kubernetes(), kubectl)
+// printReady is the part of make cluster's last lines every runtime prints: what runs, its
+// context and how to use its kubeconfig.
+func printReady(out io.Writer, what, context, kubeconfig string) {
+	fmt.Fprintf(out, "\nReady: %s.\n  context:    %s\n  kubeconfig: %s\n", what, context, kubeconfig)
+	fmt.Fprintf(out, "For kubectl in this shell:\n  export KUBECONFIG=%s\n", kubeconfig)
 }
 
 // Down stops the cluster. The local cluster keeps its data for the next `make cluster`;
@@ -153,21 +94,11 @@ func (c *Cluster) Down(ctx context.Context) error {
 		fmt.Fprintln(c.out, "No workshop cluster has been started in this workspace; nothing to stop.")
 		return nil
 	}
-	c.runtime = recorded
-	d, err := c.driver(ctx)
+	r, err := c.recorded(ctx)
 	if err != nil {
 		return err
 	}
-	if err := d.Down(); err != nil {
-		return err
-	}
-	if c.runtime == Kind {
-		forget(c.dir)
-		fmt.Fprintln(c.out, "Deleted the kind cluster "+workspace.KindClusterName()+" and everything in it.")
-		return nil
-	}
-	fmt.Fprintln(c.out, "Stopped the local cluster; its ports are free. Its data stays in "+c.dir+" for the next `make cluster`.")
-	return nil
+	return r.Down(ctx)
 }
 
 // ErrNotRunning makes `make cluster-status` exit non-zero when the cluster is not up, so
@@ -180,13 +111,12 @@ func (c *Cluster) Status(ctx context.Context) error {
 	if recorded == "" {
 		return errors.New("no workshop cluster has been started in this workspace: start one with `make cluster`")
 	}
-	c.runtime = recorded
-	fmt.Fprintf(c.out, "Workshop cluster: %s (kubeconfig %s)\n", c.runtime, c.Kubeconfig())
-	d, err := c.driver(ctx)
+	fmt.Fprintf(c.out, "Workshop cluster: %s (kubeconfig %s)\n", recorded, c.Kubeconfig())
+	r, err := c.recorded(ctx)
 	if err != nil {
 		return err
 	}
-	if !d.Status(ctx, c.out) {
+	if !r.Status(ctx, c.out) {
 		return ErrNotRunning
 	}
 	fmt.Fprintln(c.out, "Running.")
@@ -198,7 +128,7 @@ func (c *Cluster) Why(ctx context.Context) error {
 	if err := c.choose(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "CLUSTER=%s: the %s runtime, because %s.\n", orAuto(os.Getenv("CLUSTER")), c.runtime, c.why)
+	fmt.Fprintf(c.out, "CLUSTER=%s: the %s runtime, because %s.\n", orAuto(c.wanted), c.runtime.Name(), c.why)
 	if recorded := Recorded(c.dir); recorded != "" {
 		fmt.Fprintf(c.out, "This workspace's cluster folder (%s) records a %s cluster.\n", c.dir, recorded)
 	}
@@ -226,8 +156,8 @@ func (c *Cluster) Pull(ctx context.Context) error {
 	if err := engine.Pull(ctx, image, c.out); err != nil {
 		return err
 	}
-	if Recorded(c.dir) == Local {
-		fmt.Fprintln(c.out, "Pulled. This workspace has a local cluster, which auto keeps using; to switch: `make cluster-down`, then `CLUSTER=kind make cluster`.")
+	if recorded := Recorded(c.dir); recorded != "" && !NeedsOf(recorded).NodeImage {
+		fmt.Fprintf(c.out, "Pulled. This workspace has a %s cluster, which auto keeps using; to switch: `make cluster-down`, then `CLUSTER=kind make cluster`.\n", recorded)
 		return nil
 	}
 	fmt.Fprintln(c.out, "Pulled. `make cluster` will use kind now.")
@@ -237,7 +167,7 @@ func (c *Cluster) Pull(ctx context.Context) error {
 // EnvtestAssets prints the folder to use as KUBEBUILDER_ASSETS, and nothing else on stdout, so
 // `export KUBEBUILDER_ASSETS=$(make -s envtest-assets)` works; building and the hint go to stderr.
 func (c *Cluster) EnvtestAssets(ctx context.Context) error {
-	bins, err := local.DefaultBinaries(c.root)
+	bins, err := binaries.Default(c.root)
 	if err != nil {
 		return err
 	}
@@ -255,7 +185,7 @@ func (c *Cluster) EnvtestAssets(ctx context.Context) error {
 // uses any more (old pins, old build recipes, workshop-kube built from older sources), and says
 // what it removed. It never touches the build this workspace uses.
 func (c *Cluster) Prune(context.Context) error {
-	bins, err := local.DefaultBinaries(c.root)
+	bins, err := binaries.Default(c.root)
 	if err != nil {
 		return err
 	}
@@ -270,9 +200,9 @@ func (c *Cluster) Prune(context.Context) error {
 	for _, s := range stale {
 		fmt.Fprintf(c.out, "  removing %s (%d MB)\n", s.Path, s.Bytes>>20)
 	}
-	if err := local.Prune(stale); err != nil {
+	if err := binaries.Prune(stale); err != nil {
 		return fmt.Errorf("removing old cluster builds: %w", err)
 	}
-	fmt.Fprintf(c.out, "Removed %s that no clone on this machine uses.\n", local.StaleSummary(stale))
+	fmt.Fprintf(c.out, "Removed %s that no clone on this machine uses.\n", binaries.StaleSummary(stale))
 	return nil
 }

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"go/version"
 	"strings"
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 
-	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/workspace"
 )
 
@@ -40,7 +39,7 @@ const gib = 1 << 30
 func Evaluate(f Facts) Report {
 	checks := []Check{
 		platform(f), goVersion(f), tool("make", f.Make, installHint(f, "make")), tool("git", f.Git, installHint(f, "git")),
-		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), binaries(f), oldBuilds(f), kindImage(f),
+		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), clusterBinaries(f), oldBuilds(f), kindImage(f),
 		lessonBinaries(f), raceDetector(f), clusterUp(f), kubeconfig(f),
 	}
 	r := Report{Ready: true, Checks: checks}
@@ -148,7 +147,7 @@ func clusterChoice(f Facts) Check {
 // needsDownloads is true when something is still to be fetched: a first make check would go to
 // the network.
 func needsDownloads(f Facts) bool {
-	return f.LessonsErr != "" || (f.ClusterKind == cluster.Local && len(f.BinariesMissing) > 0)
+	return f.LessonsErr != "" || (f.ClusterNeeds.Binaries && len(f.BinariesMissing) > 0)
 }
 
 func proxy(f Facts) Check {
@@ -167,7 +166,7 @@ func proxy(f Facts) Check {
 	return c
 }
 
-func binaries(f Facts) Check {
+func clusterBinaries(f Facts) Check {
 	c := Check{Name: "cluster binaries", Status: OK, Detail: "built in " + f.BinariesDir}
 	if len(f.BinariesMissing) == 0 {
 		return c
@@ -175,7 +174,7 @@ func binaries(f Facts) Check {
 	c.Detail = "not built: " + strings.Join(f.BinariesMissing, ", ")
 	c.Fix = "`make prepare` builds them once (about 10 min on 2 cores), or `make kit-install` brings them"
 	c.Status = Warn // kind does not need them
-	if f.ClusterKind == cluster.Local {
+	if f.ClusterNeeds.Binaries {
 		c.Status = Fail
 	}
 	return c
@@ -188,7 +187,7 @@ func oldBuilds(f Facts) Check {
 	if len(f.OldBuilds) == 0 {
 		return c
 	}
-	c.Status, c.Detail = Warn, local.StaleSummary(f.OldBuilds)+" in the binary cache that no clone on this machine uses"
+	c.Status, c.Detail = Warn, binaries.StaleSummary(f.OldBuilds)+" in the binary cache that no clone on this machine uses"
 	c.Fix = "`make cluster-prune` removes them"
 	return c
 }
@@ -200,7 +199,7 @@ func kindImage(f Facts) Check {
 		c.Detail = "not looked for (no engine answers; the local cluster needs no image)"
 	case f.KindImagePresent:
 		c.Detail = "present"
-	case f.ClusterKind == cluster.Kind:
+	case f.ClusterNeeds.NodeImage:
 		c.Status, c.Detail = Fail, "not pulled: the first make cluster would download it (several hundred MB) on the workshop's network"
 		c.Fix = "`make kind-pull` (or `make prepare`, which pulls it too)"
 		if len(f.BinariesMissing) == 0 {

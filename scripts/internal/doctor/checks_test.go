@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"workshop.local/scripts/internal/cluster/kind"
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/workspace"
 )
@@ -17,9 +17,10 @@ func ready() Facts {
 	return Facts{
 		OS: "linux", Arch: "amd64", GoVersion: "go1.26.8", GoWanted: "1.26.0", Make: true, Git: true,
 		DiskFree: 50 * gib, MemAvail: 8 * gib,
-		Engine:      kind.Engine{Detail: "no container engine is installed"},
+		Engine:      cluster.Engine{Detail: "no container engine is installed"},
 		ClusterKind: "local", ClusterWhy: "no container engine answers",
-		GoProxy: "https://proxy.golang.org,direct", ProxyReached: true,
+		ClusterNeeds: cluster.NeedsOf(cluster.Local),
+		GoProxy:      "https://proxy.golang.org,direct", ProxyReached: true,
 		BinariesDir: "/cache/k", KindImage: "kindest/node:v1@sha256:x",
 		Lessons: 9, ClusterUp: true, Kubeconfig: "/ws/.cluster/kubeconfig", KubeconfigOK: true,
 		Context: workspace.LocalContext,
@@ -71,7 +72,7 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 		{"tight disk", func(f *Facts) { f.DiskFree = 6 * gib }, "free disk", Warn, "6 GiB"},
 		{"little memory", func(f *Facts) { f.MemAvail = gib }, "memory", Fail, "close other programs"},
 		{"Docker stopped", func(f *Facts) {
-			f.Engine = kind.Engine{Name: "docker", Installed: true, Detail: "Cannot connect to the Docker daemon"}
+			f.Engine = cluster.Engine{Name: "docker", Installed: true, Detail: "Cannot connect to the Docker daemon"}
 		}, "container engine", Warn, "systemctl start docker"},
 		{"bad CLUSTER", func(f *Facts) { f.ClusterErr = `CLUSTER="kube" is not a kind of cluster` }, "cluster kind", Fail, "unset CLUSTER"},
 		{"offline with modules missing", func(f *Facts) {
@@ -80,11 +81,11 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 		{"offline with everything downloaded", func(f *Facts) { f.ProxyReached = false }, "module proxy", Warn, "already downloaded"},
 		{"local cluster not built", func(f *Facts) { f.BinariesMissing = []string{"etcd"} }, "cluster binaries", Fail, "make prepare"},
 		{"kind without its image", func(f *Facts) {
-			f.Engine = kind.Engine{Name: "podman", Installed: true, Answers: true}
-			f.ClusterKind = "kind"
+			f.Engine = cluster.Engine{Name: "podman", Installed: true, Answers: true}
+			f.ClusterKind, f.ClusterNeeds = "kind", cluster.NeedsOf(cluster.Kind)
 		}, "kind node image", Fail, "make kind-pull"},
 		{"old cluster builds", func(f *Facts) {
-			f.OldBuilds = []local.Stale{{Path: "/c/kubernetes-v1.36.0-recipe4", Bytes: 240 << 20}, {Path: "/c/x/workshop-kube-0123", Bytes: 118 << 20}}
+			f.OldBuilds = []binaries.Stale{{Path: "/c/kubernetes-v1.36.0-recipe4", Bytes: 240 << 20}, {Path: "/c/x/workshop-kube-0123", Bytes: 118 << 20}}
 		}, "old cluster builds", Warn, "2 old builds, 358 MB"},
 		{"no C compiler for -race", func(f *Facts) {
 			f.RaceLessons, f.CgoReady, f.CgoDetail = []string{"13"}, false, "no C compiler: go env CC names gcc"
@@ -117,8 +118,9 @@ func TestEachFailureSaysItsFix(t *testing.T) {
 
 func TestKindLaptopNeedsNoClusterBinaries(t *testing.T) {
 	f := ready()
-	f.Engine = kind.Engine{Name: "docker", Installed: true, Answers: true}
-	f.ClusterKind, f.KindImagePresent, f.BinariesMissing = "kind", true, []string{"etcd", "kube-apiserver"}
+	f.Engine = cluster.Engine{Name: "docker", Installed: true, Answers: true}
+	f.ClusterKind, f.ClusterNeeds = "kind", cluster.NeedsOf(cluster.Kind)
+	f.KindImagePresent, f.BinariesMissing = true, []string{"etcd", "kube-apiserver"}
 	r := Evaluate(f)
 	if c := find(t, r, "cluster binaries"); c.Status != Warn {
 		t.Errorf("a kind laptop without local binaries should only warn, got %s", c.Status)
@@ -177,7 +179,7 @@ func TestGatherOnThisMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := Gather(t.Context(), root)
+	f := Gather(t.Context(), root, "")
 	if f.GoVersion == "" || f.GoWanted == "?" || f.Lessons == 0 {
 		t.Errorf("Gather missed the basics: %+v", f)
 	}

@@ -4,8 +4,8 @@
 package doctor
 
 import (
-	"workshop.local/scripts/internal/cluster/kind"
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster"
+	"workshop.local/scripts/internal/cluster/binaries"
 )
 
 // Facts is everything the checks look at. Gather fills it from this machine; tests write it.
@@ -21,10 +21,11 @@ type Facts struct {
 	MemAvail   uint64 // bytes of memory available; 0 when unknown
 	MemIsTotal bool   // MemAvail is the machine's total (macOS), not what is free now
 
-	Engine      kind.Engine
-	ClusterKind string // what CLUSTER (auto by default) picks: "kind" or "local"
-	ClusterWhy  string
-	ClusterErr  string // CLUSTER is invalid or conflicts with the existing cluster
+	Engine       cluster.Engine
+	ClusterKind  string // what CLUSTER (auto by default) picks: "kind" or "local"
+	ClusterWhy   string
+	ClusterErr   string        // CLUSTER is invalid or conflicts with the existing cluster
+	ClusterNeeds cluster.Needs // what that runtime needs: its lacks fail, the others' only warn
 
 	GoProxy      string // `go env GOPROXY`
 	ProxyReached bool   // the first http(s) entry of GOPROXY answered
@@ -34,7 +35,7 @@ type Facts struct {
 	BinariesDir     string
 	BinariesMissing []string // cluster programs not built yet
 	// OldBuilds are cluster builds in the shared cache that no clone on the machine uses.
-	OldBuilds []local.Stale
+	OldBuilds []binaries.Stale
 
 	KindImage        string
 	KindImagePresent bool // only looked for when Engine.Answers

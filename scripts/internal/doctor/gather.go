@@ -14,8 +14,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"workshop.local/scripts/internal/cluster"
-	"workshop.local/scripts/internal/cluster/kind"
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/probe"
 	"workshop.local/scripts/internal/text"
@@ -23,9 +22,9 @@ import (
 	"workshop.local/scripts/workspace"
 )
 
-// Gather looks at this machine and the workspace at root. It only reads: nothing is built,
+// Gather looks at this machine and the workspace at root; wanted is CLUSTER. It only reads: nothing is built,
 // pulled or started, and no go command may reach the network (GOPROXY=off for go list).
-func Gather(ctx context.Context, root string) Facts {
+func Gather(ctx context.Context, root, wanted string) Facts {
 	f := Facts{OS: runtime.GOOS, Arch: runtime.GOARCH, WSL: isWSL(), GoWanted: goWorkVersion(root)}
 	f.GoVersion = workspace.GoEnv("GOVERSION")
 	f.Make, f.Git = onPath("make"), onPath("git")
@@ -33,12 +32,12 @@ func Gather(ctx context.Context, root string) Facts {
 	f.MemAvail, f.MemIsTotal = memAvailable()
 
 	clusterDir := workspace.ClusterDir(root)
-	f.Engine = kind.DetectEngine(ctx)
+	f.Engine = cluster.DetectEngine(ctx)
 
 	f.GoProxy = workspace.GoEnv("GOPROXY")
 	f.KitInUse, f.ProxyReached, f.ProxyDetail = probeProxy(ctx, f.GoProxy)
 
-	if bins, err := local.DefaultBinaries(root); err == nil {
+	if bins, err := binaries.Default(root); err == nil {
 		f.BinariesDir, f.BinariesMissing = bins.Dir, bins.Missing()
 		f.OldBuilds, _ = bins.Stale() // unreadable cache folders: nothing to report
 	}
@@ -60,8 +59,8 @@ func Gather(ctx context.Context, root string) Facts {
 	}
 	f.ClusterUp, f.UpDetail = apiAnswers(ctx, f.Kubeconfig, f.KubeconfigOK)
 
-	runtime, why, err := cluster.Decide(os.Getenv("CLUSTER"), gatheredProbe{ctx, &f, cluster.Recorded(clusterDir)})
-	f.ClusterKind, f.ClusterWhy = runtime, why
+	runtime, why, err := cluster.Decide(wanted, gatheredProbe{ctx, &f, cluster.Recorded(clusterDir)})
+	f.ClusterKind, f.ClusterWhy, f.ClusterNeeds = runtime, why, cluster.NeedsOf(runtime)
 	if err != nil {
 		f.ClusterErr = err.Error()
 	}
@@ -77,12 +76,12 @@ type gatheredProbe struct {
 	existing string
 }
 
-func (p gatheredProbe) Existing() string            { return p.existing }
-func (p gatheredProbe) Active(string) bool          { return p.f.ClusterUp }
-func (p gatheredProbe) Engine() kind.Engine         { return p.f.Engine }
-func (p gatheredProbe) ImagePresent() bool          { return p.f.KindImagePresent }
-func (p gatheredProbe) Pullable() error             { return p.f.Engine.Pullable(p.ctx, p.f.KindImage) }
-func (gatheredProbe) LocalInstead(kind.Engine) bool { return false }
+func (p gatheredProbe) Existing() string               { return p.existing }
+func (p gatheredProbe) Active(string) bool             { return p.f.ClusterUp }
+func (p gatheredProbe) Engine() cluster.Engine         { return p.f.Engine }
+func (p gatheredProbe) ImagePresent() bool             { return p.f.KindImagePresent }
+func (p gatheredProbe) Pullable() error                { return p.f.Engine.Pullable(p.ctx, p.f.KindImage) }
+func (gatheredProbe) LocalInstead(cluster.Engine) bool { return false }
 
 func onPath(name string) bool { _, err := exec.LookPath(name); return err == nil }
 

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"workshop.local/scripts/internal/cluster/local"
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/project"
 )
@@ -246,7 +246,7 @@ func runProjectSpecs(ctx context.Context, dir string, l lessons.Lesson, name str
 // local cluster's build (built first if it is missing: make envtest-assets does the same).
 func envtestAssets(ctx context.Context, l lessons.Lesson) (string, error) {
 	root := filepath.Dir(filepath.Dir(l.Dir))
-	bins, err := local.DefaultBinaries(root)
+	bins, err := binaries.Default(root)
 	if err != nil {
 		return "", err
 	}

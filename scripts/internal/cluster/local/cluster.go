@@ -14,14 +14,15 @@ import (
 	"strings"
 	"time"
 
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/cluster/lock"
 )
 
 // Cluster is one local cluster, identified by its folder (normally <workspace>/.cluster).
 type Cluster struct {
-	Dir  string    // kubeconfig, pki/, data/, logs/, local/ (ports, pid files, component files)
-	Bins Binaries  // where the built programs live
-	Out  io.Writer // progress and messages for the learner
+	Dir  string            // kubeconfig, pki/, data/, logs/, local/ (ports, pid files, component files)
+	Bins binaries.Binaries // where the built programs live (cluster/binaries)
+	Out  io.Writer         // progress and messages for the learner
 }
 
 // How long each component may take to get ready before we report it failed. Measured starts on

@@ -1,4 +1,4 @@
-package local
+package binaries
 
 import (
 	"context"
@@ -63,7 +63,7 @@ func TestBuiltProgramsReportTheirStamp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := DefaultBinaries(root)
+	bins, err := Default(root)
 	if err != nil {
 		t.Fatal(err)
 	}

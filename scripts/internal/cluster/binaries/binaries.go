@@ -1,4 +1,4 @@
-package local
+package binaries
 
 import (
 	"bytes"
@@ -111,8 +111,8 @@ type Binaries struct {
 	Workspace  string // the workspace's root, recorded as a user of the folder (prune.go)
 }
 
-// DefaultBinaries places the cache in $WORKSHOP_CACHE if set, else the user's cache folder.
-func DefaultBinaries(workspaceRoot string) (Binaries, error) {
+// Default places the cache in $WORKSHOP_CACHE if set, else the user's cache folder.
+func Default(workspaceRoot string) (Binaries, error) {
 	base := os.Getenv("WORKSHOP_CACHE")
 	if base == "" {
 		userCache, err := os.UserCacheDir()

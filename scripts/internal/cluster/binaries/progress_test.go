@@ -1,4 +1,4 @@
-package local
+package binaries
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package local
+package binaries
 
 import (
 	"context"
@@ -58,7 +58,7 @@ func builtEnvtestAssets(t *testing.T) Binaries {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := DefaultBinaries(root)
+	bins, err := Default(root)
 	if err != nil {
 		t.Fatal(err)
 	}
