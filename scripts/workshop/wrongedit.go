@@ -68,7 +68,7 @@ func wrongEditCommand() *cobra.Command {
 		},
 	}.command(func(cmd *cobra.Command) {
 		named.flags(cmd)
-		stringFlag(cmd, &file, "file", "FILE", "the learner file a new wrong solution changes")
+		stringFlag(cmd, &file, "file", "FILE", "the learner file a new wrong solution or broken operator changes")
 	})
 }
 
@@ -97,8 +97,10 @@ func editWrong(r resolved, kind lessons.PatchKind, name, file string) error {
 				return err
 			}
 		}
-	case file == "" || (r.exercise == 0 && kind == lessons.WrongKind):
-		return fmt.Errorf("lesson %s has no %s patch %q yet: name the file it changes and, for a wrong solution, its exercise (FILE=x.go EXERCISE=N)", r.lesson.Number, kind.Dir, name)
+	case kind == lessons.BrokenKind && file == "":
+		return fmt.Errorf("lesson %s has no broken operator %q yet: name the operator file it changes (FILE=x.go)", r.lesson.Number, name)
+	case kind == lessons.WrongKind && (file == "" || r.exercise == 0):
+		return fmt.Errorf("lesson %s has no wrong solution %q yet: name the file it changes and its exercise (FILE=x.go EXERCISE=N)", r.lesson.Number, name)
 	default:
 		if path, err = copyReference(r.lesson, file, dir); err != nil {
 			return err
@@ -172,7 +174,7 @@ func saveWrong(r resolved, kind lessons.PatchKind, name string) error {
 	prove := fmt.Sprintf("make test-wrong LESSON=%s WRONG=%s", r.lesson.Number, name)
 	if kind == lessons.BrokenKind {
 		specs, _ := filepath.Rel(r.root, r.lesson.ReferenceSpecs())
-		prove = fmt.Sprintf("make specs LESSON=%s FILE=%s (it must be caught), then make docs/mistakes.md current: make mistakes", r.lesson.Number, specs)
+		prove = fmt.Sprintf("make specs LESSON=%s FILE=%s (the reference specs must catch it), then make mistakes (docs/mistakes.md lists it)", r.lesson.Number, specs)
 	}
 	fmt.Printf("Wrote %s. Prove it: %s\n", rel, prove)
 	return nil

@@ -100,3 +100,19 @@ func TestAPatchThatChangesNothingIsRefused(t *testing.T) {
 		t.Fatalf("want a no-op patch refused, got %v", err)
 	}
 }
+
+// TestAPatchAppliesFromARelativePath proves a lesson found from a relative root still applies:
+// git runs in a scratch folder, where the patch's relative path named nothing ("can't open
+// patch"), which read as a reference that had moved on.
+func TestAPatchAppliesFromARelativePath(t *testing.T) {
+	l := fakeLesson(t)
+	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
+	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\nHow."))
+	root := filepath.Dir(filepath.Dir(l.Dir))
+	t.Chdir(root)
+	l.Dir, l.SolutionDir = filepath.Join("lessons", "01-demo"), filepath.Join("solutions", "01-demo")
+	list, _ := l.BrokenOperators()
+	if _, err := l.Apply(list[0], t.TempDir()); err != nil {
+		t.Fatalf("want the patch applied from a relative path, got %v", err)
+	}
+}
