@@ -12,47 +12,73 @@ import (
 	"workshop.local/scripts/internal/lessons"
 )
 
-// Authors write a wrong solution as an edited copy of a solution file, then save it as a patch:
+// Authors write a wrong solution (or a broken operator: BROKEN=name in place of WRONG=name) as
+// an edited copy of a solution file, then save it as a patch:
 //
 //	make wrong-edit LESSON=01 WRONG=no-reset-on-a-miss FILE=mapper.go   (a new one: FILE names the file)
 //	  ... edit the printed file and its header.txt ...
 //	make wrong-save LESSON=01 WRONG=no-reset-on-a-miss
 //	make test-wrong LESSON=01 WRONG=no-reset-on-a-miss
 //
-// The copy lives in .cache/wrong-edit/<lesson>/<name>/ (git ignores .cache).
+// The copy lives in .cache/wrong-edit/<lesson>/<name>/ (broken-edit/ for a broken operator;
+// git ignores .cache).
 
-// editDir is where a wrong solution is edited.
-func editDir(root string, l lessons.Lesson, name string) string {
-	return filepath.Join(root, ".cache", "wrong-edit", l.Name, name)
+// editDir is where a patch is edited.
+func editDir(root string, l lessons.Lesson, kind lessons.PatchKind, name string) string {
+	return filepath.Join(root, ".cache", kind.Dir+"-edit", l.Name, name)
 }
 
-const headerTemplate = "Wrong (exercise %d): <the mistake, one sentence, in the learner's words>.\n" +
-	"<Why it is wrong: what breaks in a real controller. One or more lines.>\n"
+// headerTemplate is a new patch's header.txt, per kind.
+func headerTemplate(kind lessons.PatchKind, exercise int) string {
+	if kind == lessons.BrokenKind {
+		return "Broken: <the kind of behaviour it gets wrong: all a learner is told>.\n" +
+			"<How it is broken, for maintainers. One or more lines.>\n"
+	}
+	return fmt.Sprintf("Wrong (exercise %d): <the mistake, one sentence, in the learner's words>.\n", exercise) +
+		"<Why it is wrong: what breaks in a real controller. One or more lines.>\n"
+}
+
+// patchNamed is the patch the make variables name: WRONG=name, or BROKEN=name.
+type patchNamed struct{ wrong, broken string }
+
+func (n patchNamed) kindAndName() (lessons.PatchKind, string) {
+	if n.broken != "" {
+		return lessons.BrokenKind, n.broken
+	}
+	return lessons.WrongKind, n.wrong
+}
+
+func (n *patchNamed) flags(cmd *cobra.Command) {
+	stringFlag(cmd, &n.wrong, "wrong", "WRONG", "one wrong solution, by name")
+	stringFlag(cmd, &n.broken, "broken", "BROKEN", "one broken operator, by name (lessons with own specs)")
+}
 
 func wrongEditCommand() *cobra.Command {
-	var name, file string
+	var named patchNamed
+	var file string
 	return lessonCommand{
 		use: "wrong-edit", make: "wrong-edit", withExercise: true, needLesson: true,
-		short: "Authors: write a wrong solution's file to edit (WRONG=name; FILE=x.go EXERCISE=N for a new one)",
+		short: "Authors: write a wrong solution's file to edit (WRONG=name, or BROKEN=name; FILE=x.go EXERCISE=N for a new one)",
 		run: func(_ *cobra.Command, r resolved) (bool, error) {
+			kind, name := named.kindAndName()
 			if name == "" {
-				return false, fmt.Errorf("which wrong solution? make wrong-edit LESSON=%s WRONG=<kebab-name> [FILE=x.go EXERCISE=N]", r.lesson.Number)
+				return false, fmt.Errorf("which wrong solution? make wrong-edit LESSON=%s WRONG=<kebab-name> [FILE=x.go EXERCISE=N] (or BROKEN=<kebab-name> [FILE=x.go])", r.lesson.Number)
 			}
-			return true, editWrong(r, name, file)
+			return true, editWrong(r, kind, name, file)
 		},
 	}.command(func(cmd *cobra.Command) {
-		stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
-		stringFlag(cmd, &file, "file", "FILE", "the learner file a new wrong solution changes")
+		named.flags(cmd)
+		stringFlag(cmd, &file, "file", "FILE", "the learner file a new wrong solution or broken operator changes")
 	})
 }
 
 // editWrong writes the file to edit (the reference with the patch applied, or the reference
 // itself for a new one) and header.txt beside it.
-func editWrong(r resolved, name, file string) error {
-	dir := editDir(r.root, r.lesson, name)
-	header := fmt.Sprintf(headerTemplate, r.exercise)
+func editWrong(r resolved, kind lessons.PatchKind, name, file string) error {
+	dir := editDir(r.root, r.lesson, kind, name)
+	header := headerTemplate(kind, r.exercise)
 	var path string
-	list, err := r.lesson.WrongSolutions()
+	list, err := r.lesson.Patches(kind)
 	if err != nil {
 		return err
 	}
@@ -60,18 +86,20 @@ func editWrong(r resolved, name, file string) error {
 	switch {
 	case i >= 0:
 		w := list[i]
-		header = fmt.Sprintf("Wrong (exercise %d): %s.\n%s\n", w.Exercise, w.Mistake, w.Why)
+		header = w.Header()
 		if path, err = r.lesson.Apply(w, filepath.Dir(dir)); err != nil {
 			if w.Problem != "" {
 				return err
 			}
 			// The reference moved on: start again from it, with the old header and patch at hand.
-			fmt.Printf("%v\nStarting from the reference instead; redo the mistake of %s.\n", err, w.Patch)
+			fmt.Printf("%v\nStarting from the reference instead; redo the mistake of %s.\n", err, w.Path)
 			if path, err = copyReference(r.lesson, w.File, dir); err != nil {
 				return err
 			}
 		}
-	case file == "" || r.exercise == 0:
+	case kind == lessons.BrokenKind && file == "":
+		return fmt.Errorf("lesson %s has no broken operator %q yet: name the operator file it changes (FILE=x.go)", r.lesson.Number, name)
+	case kind == lessons.WrongKind && (file == "" || r.exercise == 0):
 		return fmt.Errorf("lesson %s has no wrong solution %q yet: name the file it changes and its exercise (FILE=x.go EXERCISE=N)", r.lesson.Number, name)
 	default:
 		if path, err = copyReference(r.lesson, file, dir); err != nil {
@@ -81,7 +109,7 @@ func editWrong(r resolved, name, file string) error {
 	if err := os.WriteFile(filepath.Join(dir, "header.txt"), []byte(header), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("Edit %s (one realistic mistake) and %s (what and why),\nthen: make wrong-save LESSON=%s WRONG=%s\n", path, filepath.Join(dir, "header.txt"), r.lesson.Number, name)
+	fmt.Printf("Edit %s (one realistic mistake) and %s (what and why),\nthen: make wrong-save LESSON=%s %s=%s\n", path, filepath.Join(dir, "header.txt"), r.lesson.Number, kind.MakeVar, name)
 	return nil
 }
 
@@ -99,23 +127,22 @@ func copyReference(l lessons.Lesson, file, dir string) (string, error) {
 }
 
 func wrongSaveCommand() *cobra.Command {
-	var name string
+	var named patchNamed
 	return lessonCommand{
 		use: "wrong-save", make: "wrong-save", needLesson: true,
-		short: "Authors: save the wrong solution edited with wrong-edit as its patch",
+		short: "Authors: save the wrong solution (or broken operator) edited with wrong-edit as its patch",
 		run: func(_ *cobra.Command, r resolved) (bool, error) {
-			return true, saveWrong(r, name)
+			kind, name := named.kindAndName()
+			return true, saveWrong(r, kind, name)
 		},
-	}.command(func(cmd *cobra.Command) {
-		stringFlag(cmd, &name, "wrong", "WRONG", "one wrong solution, by name")
-	})
+	}.command(named.flags)
 }
 
-func saveWrong(r resolved, name string) error {
-	dir := editDir(r.root, r.lesson, name)
+func saveWrong(r resolved, kind lessons.PatchKind, name string) error {
+	dir := editDir(r.root, r.lesson, kind, name)
 	header, err := os.ReadFile(filepath.Join(dir, "header.txt"))
 	if err != nil {
-		return fmt.Errorf("nothing to save for %q: make wrong-edit LESSON=%s WRONG=%s first (%v)", name, r.lesson.Number, name, err)
+		return fmt.Errorf("nothing to save for %q: make wrong-edit LESSON=%s %s=%s first (%v)", name, r.lesson.Number, kind.MakeVar, name, err)
 	}
 	var files []string
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -128,27 +155,32 @@ func saveWrong(r resolved, name string) error {
 		return fmt.Errorf("%s should hold the one edited .go file, it holds %d", dir, len(files))
 	}
 	file, _ := filepath.Rel(dir, files[0])
-	patch, err := r.lesson.WrongPatch(string(header), filepath.ToSlash(file), files[0])
+	patch, err := r.lesson.PatchText(string(header), filepath.ToSlash(file), files[0])
 	if err != nil {
 		return err
 	}
-	out := filepath.Join(r.lesson.WrongDir(), name+lessons.PatchExt)
+	out := filepath.Join(r.lesson.PatchDir(kind), name+lessons.PatchExt)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
 	if err := os.WriteFile(out, patch, 0o644); err != nil {
 		return err
 	}
-	list, _ := r.lesson.WrongSolutions()
+	list, _ := r.lesson.Patches(kind)
 	if i := indexOf(list, name); i >= 0 && list[i].Problem != "" {
 		return fmt.Errorf("wrote %s, but it is not well-formed yet: %s", out, list[i].Problem)
 	}
 	rel, _ := filepath.Rel(r.root, out)
-	fmt.Printf("Wrote %s. Prove it: make test-wrong LESSON=%s WRONG=%s\n", rel, r.lesson.Number, name)
+	prove := fmt.Sprintf("make test-wrong LESSON=%s WRONG=%s", r.lesson.Number, name)
+	if kind == lessons.BrokenKind {
+		specs, _ := filepath.Rel(r.root, r.lesson.ReferenceSpecs())
+		prove = fmt.Sprintf("make specs LESSON=%s FILE=%s (the reference specs must catch it), then make mistakes (docs/mistakes.md lists it)", r.lesson.Number, specs)
+	}
+	fmt.Printf("Wrote %s. Prove it: %s\n", rel, prove)
 	return nil
 }
 
-func indexOf(list []lessons.Wrong, name string) int {
+func indexOf(list []lessons.Patch, name string) int {
 	for i, w := range list {
 		if w.Name == name {
 			return i

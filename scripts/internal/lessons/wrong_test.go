@@ -74,13 +74,13 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 		case !strings.Contains(w.Problem, c.problem):
 			t.Errorf("%s: want a problem containing %q, got %q", w.Name, c.problem, w.Problem)
 		}
-		if w.Name == "fine" && (w.Exercise != 1 || w.Mistake != "it does nothing" || w.File != "demo.go") {
-			t.Errorf("fine: want exercise 1, the mistake and demo.go read, got %d %q %q", w.Exercise, w.Mistake, w.File)
+		if w.Name == "fine" && (w.Exercise != 1 || w.Summary != "it does nothing" || w.File != "demo.go") {
+			t.Errorf("fine: want exercise 1, the mistake and demo.go read, got %d %q %q", w.Exercise, w.Summary, w.File)
 		}
 	}
-	fine := list[slices.IndexFunc(list, func(w Wrong) bool { return w.Name == "fine" })]
+	fine := list[slices.IndexFunc(list, func(w Patch) bool { return w.Name == "fine" })]
 	dir := t.TempDir()
-	overlay, err := l.WrongOverlay(fine, dir)
+	overlay, err := l.PatchedOverlay(fine, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,14 +103,14 @@ func TestAPatchThatNoLongerAppliesIsReported(t *testing.T) {
 	}
 }
 
-// TestWrongPatchRoundTrips proves an edited copy of a solution file becomes a patch that reads
+// TestPatchTextRoundTrips proves an edited copy of a solution file becomes a patch that reads
 // back as the same wrong solution and applies to the same file.
-func TestWrongPatchRoundTrips(t *testing.T) {
+func TestPatchTextRoundTrips(t *testing.T) {
 	l := fakeLesson(t)
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\nfunc A() int { return 1 }\n")
 	edited := filepath.Join(t.TempDir(), "demo.go")
 	write(t, edited, "package demo\n\nfunc A() int { return 2 }\n")
-	patch, err := l.WrongPatch("Wrong (exercise 1): it returns 2.\nA caller counting on 1 breaks.\n", "demo.go", edited)
+	patch, err := l.PatchText("Wrong (exercise 1): it returns 2.\nA caller counting on 1 breaks.\n", "demo.go", edited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestWrongPatchRoundTrips(t *testing.T) {
 	if data, _ := os.ReadFile(applied); string(data) != "package demo\n\nfunc A() int { return 2 }\n" {
 		t.Fatalf("applied: %q", data)
 	}
-	if _, err := l.WrongPatch("Wrong (exercise 1): x.\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
+	if _, err := l.PatchText("Wrong (exercise 1): x.\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
 		t.Fatal("a copy equal to the reference should be refused")
 	}
 }

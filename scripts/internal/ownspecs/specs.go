@@ -17,10 +17,10 @@ import (
 
 // Package ownspecs proves a "write your own specs" exercise (lesson.yaml's ownSpecs; lesson 10's
 // exercise 6): it runs a spec file against the reference operator, where every spec must pass,
-// then against each broken operator, where at least one must fail, and says which broken
-// operators the specs did not catch and what kind of behaviour those get wrong. make specs,
-// make check and make watch (the learner's file) and make test (the reference specs both ways)
-// use it.
+// then against each broken operator (a patch of the reference, solutions/NN-topic/broken/), where
+// at least one must fail, and says which broken operators the specs did not catch and what kind
+// of behaviour those get wrong. make specs, make check and make watch (the learner's file) and
+// make test (the reference specs both ways) use it.
 
 // specsVerdict is what one run of the learner's specs against one operator showed.
 type specsVerdict struct {
@@ -73,11 +73,12 @@ func specsAgainstAll(ctx context.Context, scratch string, l lessons.Lesson, file
 	if stop && !ref.passes() {
 		return ref, nil, nil
 	}
+	patched := filepath.Join(scratch, "specs", l.Name, "broken") // each broken operator's file, patched
 	var verdicts []specsVerdict
 	for _, b := range list {
-		v := specsVerdict{name: b.Name, behaviour: b.Behaviour, problem: b.Problem}
+		v := specsVerdict{name: b.Name, behaviour: b.Summary, problem: b.Problem}
 		if b.Problem == "" {
-			v = runSpecsAgainst(ctx, scratch, l, b.Name, b.Behaviour, func() (map[string]string, error) { return l.BrokenOverlay(b, file) })
+			v = runSpecsAgainst(ctx, scratch, l, b.Name, b.Summary, func() (map[string]string, error) { return l.BrokenOverlay(b, file, patched) })
 		}
 		report(v)
 		verdicts = append(verdicts, v)
@@ -343,7 +344,7 @@ func WithProof(ctx context.Context, scratch string, l lessons.Lesson, res lesson
 	proof := []lessons.Spec{proofSpec(own.Exercise, container, "your specs pass against the reference operator", ref.passes(), ref.why())}
 	list, _ := l.BrokenOperators()
 	for i, b := range list {
-		text := fmt.Sprintf("your specs catch the broken operator %s (%s)", b.Name, b.Behaviour)
+		text := fmt.Sprintf("your specs catch the broken operator %s (%s)", b.Name, b.Summary)
 		if i >= len(broken) {
 			proof = append(proof, proofSpec(own.Exercise, container, text, false, "not tried yet: your specs must pass against the reference operator first"))
 			continue

@@ -39,7 +39,7 @@ func renderMistakes(root string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func writeLessonMistakes(b *bytes.Buffer, l lessons.Lesson, list []lessons.Wrong) {
+func writeLessonMistakes(b *bytes.Buffer, l lessons.Lesson, list []lessons.Patch) {
 	if len(list) == 0 {
 		return
 	}
@@ -49,7 +49,7 @@ func writeLessonMistakes(b *bytes.Buffer, l lessons.Lesson, list []lessons.Wrong
 		writeBrokenOperators(b, l, n)
 		for _, w := range list {
 			if w.Problem == "" && w.Exercise == n {
-				fmt.Fprintf(b, "- %s. (`wrong/%s.patch`, in %s)\n", sentence(w.Mistake), w.Name, w.File)
+				fmt.Fprintf(b, "- %s. (`wrong/%s.patch`, in %s)\n", sentence(w.Summary), w.Name, w.File)
 			}
 		}
 	}
@@ -63,10 +63,10 @@ func writeBrokenOperators(b *bytes.Buffer, l lessons.Lesson, exercise int) {
 	if !l.IsOwnSpecs(exercise) || len(broken) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "The learner's specs must catch each broken operator (its folder says how it is broken):\n\n")
+	fmt.Fprintf(b, "The learner's specs must catch each broken operator (its patch says how it is broken):\n\n")
 	for _, o := range broken {
 		if o.Problem == "" {
-			fmt.Fprintf(b, "- %s. (`broken/%s/`)\n", sentence(o.Behaviour), o.Name)
+			fmt.Fprintf(b, "- %s. (`broken/%s.patch`, in %s)\n", sentence(o.Summary), o.Name, o.File)
 		}
 	}
 }

@@ -18,6 +18,7 @@ func (t *tester) staticChecks() []check {
 		{"gofmt", t.gofmt},
 		{"go vet, every module", t.vetModules},
 		{"no deprecated API in lessons, solutions, harness and tools", t.noDeprecatedAPI},
+		{"every wrong solution and broken operator applies to its reference solution", t.patchesApply},
 		{"docs/mistakes.md lists every wrong solution", t.mistakesCurrent},
 		{"lessons/specs.sha256 lists every spec and support file as shipped", t.sumsCurrent},
 		{"generated files (make generate) are current, for starters and solutions", t.generatedCurrent},

@@ -31,7 +31,7 @@ const (
 // proof is the outcome of one wrong solution: the reference solution with the wrong file in
 // place of its own, run on the specs of the wrong solution's exercise only.
 type proof struct {
-	wrong      lessons.Wrong
+	wrong      lessons.Patch
 	verdict    string // caught, notCaught or broken
 	detail     string // which spec caught it, or why it was not caught or could not run
 	failure    string // the catching spec's failure message, for authors
@@ -46,7 +46,7 @@ func (p proof) line() string {
 
 // compiled is a wrong solution's test binary, built ahead of its run.
 type compiled struct {
-	wrong       lessons.Wrong
+	wrong       lessons.Patch
 	binary      string
 	overlayFile string // the -overlay file it was built with, which its specs are told of
 	ownAPI      bool   // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
@@ -69,7 +69,7 @@ const wrongRunsAtOnce = 3
 // disk at a time. firstFailure stops each run at its first failing spec: enough for a verdict.
 // caughtBy names, per wrong solution, a spec to run first (lessons.CaughtByFile); nil runs
 // every spec of the exercise.
-func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Wrong, firstFailure bool, caughtBy map[string]string, report func(proof)) []proof {
+func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Patch, firstFailure bool, caughtBy map[string]string, report func(proof)) []proof {
 	dir := filepath.Join(scratch, "wrong", l.Name)
 	ahead := make(chan struct{}, runtime.NumCPU()+wrongRunsAtOnce) // builds running or waiting, plus those being run
 	running := make(chan struct{}, wrongRunsAtOnce)
@@ -114,12 +114,12 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 
 // compileWrong builds the test binary of the solution with w in place; a malformed wrong
 // solution is passed on unbuilt.
-func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.Wrong) compiled {
+func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.Patch) compiled {
 	if w.Problem != "" || ctx.Err() != nil {
 		return compiled{wrong: w, err: ctx.Err()}
 	}
 	start := time.Now()
-	overlay, err := l.WrongOverlay(w, dir)
+	overlay, err := l.PatchedOverlay(w, dir)
 	if err != nil {
 		return compiled{wrong: w, err: err}
 	}
@@ -232,7 +232,7 @@ func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure, quic
 
 // tooFew lists the exercises that have fewer than minWrongPerExercise wrong solutions. A
 // "write your own specs" exercise (a lesson with broken operators) is proven by those instead.
-func tooFew(l lessons.Lesson, list []lessons.Wrong, exercises []int) []string {
+func tooFew(l lessons.Lesson, list []lessons.Patch, exercises []int) []string {
 	exercises = slices.DeleteFunc(slices.Clone(exercises), l.IsOwnSpecs)
 	count := map[int]int{}
 	for _, w := range list {
@@ -367,11 +367,11 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, q
 }
 
 // pickWrong keeps the wrong solution named only.
-func pickWrong(l lessons.Lesson, list []lessons.Wrong, only string) ([]lessons.Wrong, error) {
+func pickWrong(l lessons.Lesson, list []lessons.Patch, only string) ([]lessons.Patch, error) {
 	var names []string
 	for _, w := range list {
 		if w.Name == only {
-			return []lessons.Wrong{w}, nil
+			return []lessons.Patch{w}, nil
 		}
 		names = append(names, w.Name)
 	}

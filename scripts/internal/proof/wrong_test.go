@@ -18,7 +18,7 @@ import (
 // judged broken with the compiler's words, and is never run: running the binary that was not
 // built failed with "exec: no command", which hid why.
 func TestWrongThatDoesNotCompileIsReportedAsSuch(t *testing.T) {
-	b := compiled{wrong: lessons.Wrong{Name: "typo"}, err: errors.New("controller.go:12:2: undefined: lister"), applied: true}
+	b := compiled{wrong: lessons.Patch{Name: "typo"}, err: errors.New("controller.go:12:2: undefined: lister"), applied: true}
 	p := judgeQuickly(context.Background(), t.TempDir(), t.TempDir(), lessons.Lesson{Name: "99-demo"}, b, true, "the spec that caught it last")
 	if p.verdict != broken || !strings.Contains(p.detail, "does not compile") || !strings.Contains(p.detail, "undefined: lister") {
 		t.Fatalf("want broken, naming the compile error, got %v: %q", p.verdict, p.detail)
@@ -54,7 +54,7 @@ func TestCaughtByKeepsOnlyTheCaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	proofOf := func(name, verdict, quickest string) proof {
-		return proof{wrong: lessons.Wrong{Name: name}, verdict: verdict, quickest: quickest}
+		return proof{wrong: lessons.Patch{Name: name}, verdict: verdict, quickest: quickest}
 	}
 	if err := recordCaughtBy(l, []proof{proofOf("missed", notCaught, "")}, false); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,284 @@
+package lessons
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Patch is one mistake kept as a small unified diff of one reference solution file, after a
+// header that says what the mistake is and why it matters:
+//
+//	Wrong (exercise 3): it asks the mapper once and never resets it, so ...
+//	The deferred mapper reads discovery once and keeps the answer; ...
+//
+//	--- a/mapper.go
+//	+++ b/mapper.go
+//	@@ -33,10 +33,6 @@ func MapKind(...
+//
+// Two kinds share the format, the reader, the applier and the validator: a wrong solution
+// (wrong/<name>.patch, proven caught by the specs of its exercise) and a broken operator
+// (broken/<name>.patch, opening "Broken: <the kind of behaviour it gets wrong>.", which the
+// learner's own specs must catch in a "write your own specs" exercise). A patch that no longer
+// applies (the reference moved on) is reported, never skipped.
+type Patch struct {
+	Kind     PatchKind
+	Name     string // the patch's kebab-case name, e.g. "no-reset-on-a-miss"
+	File     string // the learner file it changes, e.g. "mapper.go"
+	Path     string // absolute path of the .patch file
+	Exercise int    // a wrong solution's, from its header; a broken operator's is the own-specs one
+	Summary  string // the header's sentence without its dot: the mistake, or the behaviour it gets wrong
+	Why      string // the header's other lines, for maintainers
+	Problem  string // why it cannot be proven (bad name or header); "" when it is well-formed
+}
+
+// PatchKind is one folder of patches in a lesson's solution: its name, the first line of its
+// patches' headers, and the make variable that names one of them.
+type PatchKind struct {
+	Dir     string // "wrong" or "broken", below the solution folder
+	Form    string // the header's first line, as an author writes it
+	MakeVar string // WRONG or BROKEN, for make wrong-edit
+	first   *regexp.Regexp
+}
+
+// The two kinds of patch. A wrong solution's first line names its exercise.
+var (
+	WrongKind  = PatchKind{"wrong", "Wrong (exercise N): <the mistake, one sentence>.", "WRONG", regexp.MustCompile(`^Wrong \(exercise (\d+)\): (.+)\.$`)}
+	BrokenKind = PatchKind{"broken", "Broken: <the kind of behaviour it gets wrong>.", "BROKEN", regexp.MustCompile(`^Broken: (.+)\.$`)}
+)
+
+// PatchExt names a patch's file.
+const PatchExt = ".patch"
+
+var (
+	kebabName   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	patchedFile = regexp.MustCompile(`^--- a/(\S+)$`) // a learner file: Go, or one lesson.yaml's files lists
+)
+
+// PatchDir is where the lesson's patches of kind live.
+func (l Lesson) PatchDir(kind PatchKind) string { return filepath.Join(l.SolutionDir, kind.Dir) }
+
+// Patches lists the lesson's patches of kind in name order. A malformed one is listed with its
+// Problem set rather than dropped, so the proof reports it instead of ignoring it. No folder is
+// no patches, not an error.
+func (l Lesson) Patches(kind PatchKind) ([]Patch, error) {
+	entries, err := os.ReadDir(l.PatchDir(kind))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	editable, err := l.EditableFiles()
+	if err != nil {
+		return nil, err
+	}
+	var list []Patch
+	for _, e := range entries {
+		if e.Name() == CaughtByFile {
+			continue
+		}
+		name, isPatch := strings.CutSuffix(e.Name(), PatchExt)
+		if e.IsDir() || !isPatch {
+			list = append(list, Patch{Kind: kind, Name: e.Name(), Problem: fmt.Sprintf("a patch here is a file %s/<kebab-name>.patch (docs/authoring.md)", kind.Dir)})
+			continue
+		}
+		list = append(list, l.readPatch(kind, name, editable))
+	}
+	return list, nil
+}
+
+// readPatch validates one <kind>/<name>.patch and reads its header.
+func (l Lesson) readPatch(kind PatchKind, name string, editable []string) Patch {
+	p := Patch{Kind: kind, Name: name, Path: filepath.Join(l.PatchDir(kind), name+PatchExt)}
+	if !kebabName.MatchString(name) {
+		p.Problem = "the name is not kebab-case (lower-case words joined by -)"
+		return p
+	}
+	data, err := os.ReadFile(p.Path)
+	if err != nil {
+		p.Problem = err.Error()
+		return p
+	}
+	if err := p.readHeader(string(data)); err != nil {
+		p.Problem = err.Error()
+		return p
+	}
+	if !slices.Contains(editable, p.File) {
+		p.Problem = fmt.Sprintf("it changes %s, which is not a learner-editable file of lesson %s (those are %s)", p.File, l.Number, strings.Join(editable, ", "))
+		return p
+	}
+	p.Problem = l.fitsItsExercise(&p)
+	return p
+}
+
+// fitsItsExercise checks what each kind's exercise asks: a wrong solution's exercise exists; a
+// broken operator's lesson has an own-specs exercise (whose number it takes), and it changes
+// the operator, never a spec file, so a spec file with no specs catches none.
+func (l Lesson) fitsItsExercise(p *Patch) string {
+	if p.Kind == BrokenKind {
+		own := l.OwnSpecs()
+		switch {
+		case own == nil:
+			return fmt.Sprintf("lesson %s has no own-specs exercise (no ownSpecs in its %s) for a broken operator to prove", l.Number, ManifestFile)
+		case strings.HasSuffix(p.File, "_test.go"):
+			return fmt.Sprintf("it changes %s, a spec file: a broken operator changes the operator's code", p.File)
+		}
+		p.Exercise = own.Exercise
+		return ""
+	}
+	if file, _ := l.TODO(p.Exercise); file == "" {
+		return fmt.Sprintf("lesson %s has no exercise %d (no TODO(exercise %d) marker in its learner files)", l.Number, p.Exercise, p.Exercise)
+	}
+	return ""
+}
+
+// readHeader checks the patch's opening: its kind's first line, at least one more line saying
+// why, a blank line, then the diff of exactly one file.
+func (p *Patch) readHeader(text string) error {
+	lines := strings.Split(text, "\n")
+	m := p.Kind.first.FindStringSubmatch(lines[0])
+	if m == nil {
+		return fmt.Errorf("the first line must be `%s`, it is %q", p.Kind.Form, lines[0])
+	}
+	p.Summary = m[len(m)-1]
+	if p.Kind == WrongKind {
+		p.Exercise, _ = strconv.Atoi(m[1])
+	}
+	i := 1
+	for i < len(lines) && strings.TrimSpace(lines[i]) != "" && !strings.HasPrefix(lines[i], "--- ") {
+		i++
+	}
+	if i == 1 {
+		return fmt.Errorf("after the first line, more lines must say why it is wrong (what breaks in a real controller)")
+	}
+	p.Why = strings.Join(lines[1:i], "\n")
+	if i >= len(lines) || lines[i] != "" {
+		return fmt.Errorf("the header must end with a blank line before the diff")
+	}
+	var files []string
+	for _, line := range lines[i:] {
+		if m := patchedFile.FindStringSubmatch(line); m != nil {
+			files = append(files, m[1])
+		}
+	}
+	if len(files) != 1 {
+		return fmt.Errorf("the diff must change exactly one file of the lesson (--- a/<file>), it changes %d", len(files))
+	}
+	p.File = files[0]
+	return nil
+}
+
+// Header is the patch's header as its author wrote it: the first line, then why.
+func (p Patch) Header() string {
+	first := "Broken: " + p.Summary + ".\n"
+	if p.Kind == WrongKind {
+		first = fmt.Sprintf("Wrong (exercise %d): %s.\n", p.Exercise, p.Summary)
+	}
+	return first + p.Why + "\n"
+}
+
+// Apply writes the solution's copy of the patch's file, with the patch applied, into dir and
+// returns its path. git applies it (git is a prerequisite of the workshop), outside any
+// repository, so the paths in the patch are the file's name and nothing else. A patch whose
+// context no longer matches the solution fails, saying which reference moved and, in git's
+// words, which hunk.
+func (l Lesson) Apply(p Patch, dir string) (string, error) {
+	if p.Problem != "" {
+		return "", fmt.Errorf("%s", p.Problem)
+	}
+	work, err := os.MkdirTemp("", p.Kind.Dir+"-"+p.Name+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	reference := filepath.Join(l.SolutionDir, p.File)
+	data, err := os.ReadFile(reference)
+	if err != nil {
+		return "", err
+	}
+	if err := writeFile(filepath.Join(work, p.File), data); err != nil {
+		return "", err
+	}
+	patch, err := filepath.Abs(p.Path) // git runs in work, where a relative path means nothing
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command("git", "apply", "--whitespace=nowarn", patch)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(work))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(l.SolutionDir)), reference)
+		return "", fmt.Errorf("the patch no longer applies to %s (the reference moved on since it was written): remake it with make wrong-edit LESSON=%s %s=%s, then make wrong-save; git says: %s",
+			rel, l.Number, p.Kind.MakeVar, p.Name, strings.TrimSpace(string(out)))
+	}
+	patched, err := os.ReadFile(filepath.Join(work, p.File))
+	if err != nil {
+		return "", err
+	}
+	if bytes.Equal(patched, data) {
+		return "", fmt.Errorf("the patch changes nothing in %s", p.File)
+	}
+	out := filepath.Join(dir, p.Name, p.File)
+	return out, writeFile(out, patched)
+}
+
+// PatchedOverlay is the solution overlay with the patch's file, applied into dir, in place of
+// its solution file.
+func (l Lesson) PatchedOverlay(p Patch, dir string) (map[string]string, error) {
+	overlay, err := l.SolutionOverlay()
+	if err != nil {
+		return nil, err
+	}
+	path, err := l.Apply(p, dir)
+	if err != nil {
+		return nil, err
+	}
+	overlay[filepath.Join(l.Dir, p.File)] = path
+	return overlay, nil
+}
+
+// writeFile writes data to path, making its folder first.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// PatchText makes the text of a patch: header (its lines, without a trailing blank line), then
+// the unified diff from the reference of file (a learner file's path in the lesson) to edited.
+func (l Lesson) PatchText(header, file, edited string) ([]byte, error) {
+	work, err := os.MkdirTemp("", "patch-text-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	for side, from := range map[string]string{"a": filepath.Join(l.SolutionDir, file), "b": edited} {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeFile(filepath.Join(work, side, file), data); err != nil {
+			return nil, err
+		}
+	}
+	cmd := exec.Command("git", "diff", "--no-index", "--no-prefix", "--no-color", "-U3", "a/"+file, "b/"+file)
+	cmd.Dir = work
+	out, err := cmd.Output()
+	if err == nil {
+		return nil, fmt.Errorf("%s is the same as the reference: make one realistic mistake in it first", edited)
+	}
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 {
+		return nil, fmt.Errorf("git diff: %v", err)
+	}
+	diff := string(out)
+	diff = diff[strings.Index(diff, "--- "):] // drop git's "diff --git" and "index" lines
+	return []byte(strings.TrimRight(header, "\n") + "\n\n" + diff), nil
+}
