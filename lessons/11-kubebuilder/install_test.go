@@ -36,10 +36,11 @@ import (
 // sampleFile is the sample `kubebuilder create api` wrote, which exercise 5 fills in.
 const sampleFile = "config/samples/webapp_v1_guestbook.yaml"
 
-// probePort is where the scaffold's cmd/main.go serves its health probes by default
-// (--health-probe-bind-address=:8081, on every interface): make run passes no flags, so two
-// make runs on one machine collide there.
-const probePort = ":8081"
+// probePort is where cmd/main.go serves its health probes by default
+// (--health-probe-bind-address: the scaffold's :8081, on loopback only since the workshop's
+// patch, lesson.yaml's scaffold.patched): make run passes no flags, so two make runs on one
+// machine collide there.
+const probePort = "127.0.0.1:8081"
 
 // Step timeouts. The first make install of a machine installs controller-gen and kustomize
 // (go install, from the module cache after make prepare); make run then runs controller-gen,
@@ -225,6 +226,9 @@ func newProjectCopy(ctx context.Context, root string) *projectCopy {
 	p.makeArgs = []string{"LOCALBIN=" + localbin, "KUBECTL=" + p.kubectl, "KUBECONFIG=" + p.kubeconfig}
 	p.env = append(cleanEnv(), goEnv...)
 	p.env = append(p.env, "KUBECONFIG="+p.kubeconfig)
+	// The Makefile's guard checks that kubeconfig against the cluster make cluster recorded, in
+	// the workspace's cluster folder: the copy's go.work would make the copy the workspace.
+	p.env = append(p.env, "WORKSHOP_CLUSTER_DIR="+workspace.ClusterDir(root))
 	return p
 }
 

@@ -38,6 +38,20 @@ type Scaffold struct {
 	// Appended are files the workshop only added to at their end (the Makefile's workshop
 	// targets): the committed file must start with the CLI's, byte for byte.
 	Appended []string `json:"appended,omitempty"`
+	// Patched are the workshop's few edits inside files the CLI wrote, each the replacement of
+	// one exact text, with the reason. The comparison applies them to the CLI's file first, so
+	// the rest of the file is still checked byte for byte, and a CLI that no longer writes the
+	// old text (once) is reported.
+	Patched []Patch `json:"patched,omitempty"`
+}
+
+// Patch is one edit of the workshop in a file the CLI wrote: Old, which the CLI writes exactly
+// once in File, replaced by New, for the reason Why (lesson.yaml says it to the next maintainer).
+type Patch struct {
+	File string `json:"file"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
+	Why  string `json:"why"`
 }
 
 func (s Scaffold) check() error {
@@ -46,6 +60,11 @@ func (s Scaffold) check() error {
 	}
 	if len(s.Check) > len(s.Commands) {
 		return fmt.Errorf("scaffold: %d check argument lists for %d commands", len(s.Check), len(s.Commands))
+	}
+	for _, p := range s.Patched {
+		if p.File == "" || p.Old == "" || p.Old == p.New || p.Why == "" {
+			return fmt.Errorf("scaffold: a patch needs a file, an old text, a different new one and why (%+v)", p)
+		}
 	}
 	return nil
 }
@@ -146,6 +165,11 @@ func (l Lesson) compareScaffold(dir string, excepted func(string) bool) ([]strin
 		if err != nil {
 			return nil, err
 		}
+		want, problem := l.patch(rel, want)
+		if problem != "" {
+			drift = append(drift, where+rel+": "+problem)
+			continue
+		}
 		have, err := os.ReadFile(filepath.Join(l.Dir, rel))
 		switch {
 		case os.IsNotExist(err):
@@ -166,6 +190,21 @@ func (l Lesson) compareScaffold(dir string, excepted func(string) bool) ([]strin
 		}
 	}
 	return drift, nil
+}
+
+// patch applies lesson.yaml's patches of the file rel to the CLI's content, or says why one
+// cannot be: its old text must occur exactly once, or the patch would hide what the CLI changed.
+func (l Lesson) patch(rel string, content []byte) ([]byte, string) {
+	for _, p := range l.Manifest.Scaffold.Patched {
+		if p.File != rel {
+			continue
+		}
+		if n := bytes.Count(content, []byte(p.Old)); n != 1 {
+			return nil, fmt.Sprintf("the CLI writes the workshop's patched text %q %d times, not once: see lesson.yaml's scaffold.patched", p.Old, n)
+		}
+		content = bytes.Replace(content, []byte(p.Old), []byte(p.New), 1)
+	}
+	return content, ""
 }
 
 // listFiles lists the files under root, relative and slash-separated, skipping what git ignores

@@ -56,6 +56,29 @@ func TestScaffoldComparisonFindsEveryDrift(t *testing.T) {
 	}
 }
 
+// TestScaffoldPatches proves a patch of lesson.yaml is applied to the CLI's file before the
+// comparison, and that a patch whose old text the CLI no longer writes once is reported.
+func TestScaffoldPatches(t *testing.T) {
+	l := fakeLesson(t)
+	patch := Patch{File: "cmd/main.go", Old: `":8081"`, New: `"127.0.0.1:8081"`, Why: "loopback"}
+	l.Manifest.Scaffold = &Scaffold{Tool: "x", Commands: [][]string{{"init"}}, Patched: []Patch{patch}}
+	made := t.TempDir()
+	write(t, filepath.Join(made, "cmd/main.go"), `probe := ":8081" // the rest`+"\n")
+	write(t, filepath.Join(l.Dir, "cmd/main.go"), `probe := "127.0.0.1:8081" // the rest`+"\n")
+	excepted, err := l.scaffoldExceptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drift, err := l.compareScaffold(made, excepted); err != nil || len(drift) > 0 {
+		t.Errorf("the patched file should match, got %v (error %v)", drift, err)
+	}
+	write(t, filepath.Join(made, "cmd/main.go"), `probe := ":9090" // the rest`+"\n")
+	drift, err := l.compareScaffold(made, excepted)
+	if err != nil || len(drift) != 1 || !strings.Contains(drift[0], "not once") {
+		t.Errorf("a patch the CLI's file no longer fits should be reported, got %v (error %v)", drift, err)
+	}
+}
+
 // TestScaffoldManifest proves lesson.yaml's scaffold section is read and a half one refused.
 func TestScaffoldManifest(t *testing.T) {
 	l := fakeLesson(t)
@@ -69,7 +92,8 @@ func TestScaffoldManifest(t *testing.T) {
 		t.Errorf("Scaffolded() = %v, TestFlags() = %v", l.Scaffolded(), l.TestFlags())
 	}
 	for _, bad := range []string{"scaffold:\n  tool: x\n", "scaffold:\n  commands:\n    - [init]\n",
-		"scaffold:\n  tool: x\n  commands:\n    - [init]\n  check:\n    - []\n    - []\n"} {
+		"scaffold:\n  tool: x\n  commands:\n    - [init]\n  check:\n    - []\n    - []\n",
+		"scaffold:\n  tool: x\n  commands:\n    - [init]\n  patched:\n    - {file: a.go, old: x, new: y}\n"} {
 		write(t, filepath.Join(l.Dir, ManifestFile), bad)
 		if _, err := readManifest(l.Dir); err == nil || !strings.Contains(err.Error(), "scaffold") {
 			t.Errorf("%q: want an error about scaffold, got %v", bad, err)
