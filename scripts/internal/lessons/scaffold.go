@@ -42,12 +42,12 @@ type Scaffold struct {
 	// one exact text, with the reason. The comparison applies them to the CLI's file first, so
 	// the rest of the file is still checked byte for byte, and a CLI that no longer writes the
 	// old text (once) is reported.
-	Patched []Patch `json:"patched,omitempty"`
+	Patched []ScaffoldEdit `json:"patched,omitempty"`
 }
 
-// Patch is one edit of the workshop in a file the CLI wrote: Old, which the CLI writes exactly
-// once in File, replaced by New, for the reason Why (lesson.yaml says it to the next maintainer).
-type Patch struct {
+// ScaffoldEdit is one edit of the workshop in a file the CLI wrote: Old, which the CLI writes
+// exactly once in File, replaced by New, for the reason Why (lesson.yaml says it to the next maintainer).
+type ScaffoldEdit struct {
 	File string `json:"file"`
 	Old  string `json:"old"`
 	New  string `json:"new"`

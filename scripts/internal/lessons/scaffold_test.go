@@ -60,8 +60,8 @@ func TestScaffoldComparisonFindsEveryDrift(t *testing.T) {
 // comparison, and that a patch whose old text the CLI no longer writes once is reported.
 func TestScaffoldPatches(t *testing.T) {
 	l := fakeLesson(t)
-	patch := Patch{File: "cmd/main.go", Old: `":8081"`, New: `"127.0.0.1:8081"`, Why: "loopback"}
-	l.Manifest.Scaffold = &Scaffold{Tool: "x", Commands: [][]string{{"init"}}, Patched: []Patch{patch}}
+	patch := ScaffoldEdit{File: "cmd/main.go", Old: `":8081"`, New: `"127.0.0.1:8081"`, Why: "loopback"}
+	l.Manifest.Scaffold = &Scaffold{Tool: "x", Commands: [][]string{{"init"}}, Patched: []ScaffoldEdit{patch}}
 	made := t.TempDir()
 	write(t, filepath.Join(made, "cmd/main.go"), `probe := ":8081" // the rest`+"\n")
 	write(t, filepath.Join(l.Dir, "cmd/main.go"), `probe := "127.0.0.1:8081" // the rest`+"\n")
