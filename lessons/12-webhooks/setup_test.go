@@ -85,15 +85,15 @@ func webhookAddress(ctx context.Context) net.IP {
 	Expect(err).NotTo(HaveOccurred())
 	raw, err := clientcmd.LoadFromFile(path)
 	Expect(err).NotTo(HaveOccurred())
+	// The nodes' addresses matter only where the API server runs in a node container (kind);
+	// which runtime that is, the workspace's record says (serving.Address), not a context name.
 	var nodeIPs []net.IP
-	if raw.CurrentContext == serving.KindContext {
-		nodes, err := cluster.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-		Expect(err).NotTo(HaveOccurred())
-		for _, n := range nodes.Items {
-			for _, a := range n.Status.Addresses {
-				if a.Type == corev1.NodeInternalIP {
-					nodeIPs = append(nodeIPs, net.ParseIP(a.Address))
-				}
+	nodes, err := cluster.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	for _, n := range nodes.Items {
+		for _, a := range n.Status.Addresses {
+			if a.Type == corev1.NodeInternalIP {
+				nodeIPs = append(nodeIPs, net.ParseIP(a.Address))
 			}
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"workshop.local/scripts/workspace"
 )
 
-// The workspace's kubeconfig contexts: the local cluster and kind. The lesson's specs list the
-// nodes' addresses only on kind (setup_test.go); the address itself never depends on the name.
+// The workspace's kubeconfig contexts: the local cluster and kind (for this package's tests). The
+// address never depends on the name: it follows the runtime's record (Address).
 const (
 	LocalContext = workspace.LocalContext
 	KindContext  = workspace.KindContext
