@@ -11,9 +11,10 @@ import (
 )
 
 // patchesApply is the static check that every patch of every lesson, wrong solutions and broken
-// operators alike, is well-formed and applies to its reference solution. It runs before the
-// cluster starts, so a reference edited without remaking its patches fails in seconds, naming
-// the patch and git's words on the file and hunk, not after the build of the whole proof.
+// operators alike, is well-formed and applies to its reference solution. It runs with the static
+// checks, while the cluster starts, so a reference edited without remaking its patches fails in
+// seconds, naming the patch and git's words on the file and hunk, not after the build of the
+// whole proof.
 func (t *tester) patchesApply(context.Context) (string, error) {
 	all, err := lessons.Discover(t.root) // every lesson's, even when make test proves one
 	if err != nil {
