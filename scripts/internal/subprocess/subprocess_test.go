@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/onsi/gomega"
 )
 
 // The test binary doubles as the programs the tests start (SUBPROCESS_TEST_ROLE says which), so
@@ -34,6 +36,7 @@ func TestMain(m *testing.M) {
 	case "child", "deaf":
 		if os.Getenv("SUBPROCESS_TEST_ROLE") == "deaf" {
 			signal.Ignore(os.Interrupt)
+			fmt.Println("deaf") // from here on SIGINT is ignored: the test may send it
 		}
 		time.Sleep(5 * time.Minute)
 		os.Exit(0)
@@ -72,10 +75,13 @@ func TestCancelEndsTheWholeGroup(t *testing.T) {
 // A program that ignores SIGINT is killed, with its group, once the grace period is over.
 func TestAProgramThatIgnoresTheInterruptIsKilled(t *testing.T) {
 	cmd := role(context.Background(), "deaf")
+	out := &lines{}
+	cmd.Stdout = out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond) // let it ignore SIGINT
+	gomega.NewWithT(t).Eventually(out.String, 5*time.Second, 10*time.Millisecond).
+		Should(gomega.Equal("deaf\n"), "the program never said it ignores SIGINT")
 	if err := endGroup(cmd.Process.Pid, 300*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
