@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onsi/gomega"
+
 	"workshop.local/scripts/workspace"
 )
 
@@ -142,10 +144,11 @@ func (s scratch) toolPid(t *testing.T) int {
 func (s scratch) nothingLeft(t *testing.T, within time.Duration, after string) {
 	t.Helper()
 	var left []process
-	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if left = s.running(); len(left) == 0 {
-			return
-		}
+	gone := func() bool { left = s.running(); return len(left) == 0 }
+	timedOut := false // the failure below names the processes, not Gomega's "expected true"
+	g := gomega.NewGomega(func(string, ...int) { timedOut = true })
+	if g.Eventually(gone, within, 50*time.Millisecond).Should(gomega.BeTrue()); !timedOut {
+		return
 	}
 	var b strings.Builder
 	for _, p := range left {
