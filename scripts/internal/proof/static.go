@@ -12,7 +12,8 @@ import (
 	"workshop.local/scripts/internal/lessons"
 )
 
-// staticChecks: formatting, go vet of every module, and no deprecated API anywhere.
+// staticChecks: formatting, go vet of every module, no deprecated API anywhere, generated files
+// current, and translations in step with their English.
 func (t *tester) staticChecks() []check {
 	return []check{
 		{"gofmt", t.gofmt},
@@ -21,6 +22,7 @@ func (t *tester) staticChecks() []check {
 		{"every wrong solution and broken operator applies to its reference solution", t.patchesApply},
 		{"docs/mistakes.md lists every wrong solution", t.mistakesCurrent},
 		{"lessons/specs.sha256 lists every spec and support file as shipped", t.sumsCurrent},
+		{"translations (zh-CN) match their English: current, same structure, glossary terms", t.translationsCurrent},
 		{"generated files (make generate) are current, for starters and solutions", t.generatedCurrent},
 		{"scaffolded lessons are what their pinned CLI makes", t.scaffoldsCurrent},
 	}
