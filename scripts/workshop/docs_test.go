@@ -14,7 +14,8 @@ import (
 )
 
 // TestEveryDocumentedCommandExists reads every `make ...` command the README, the docs and the
-// lessons' READMEs and hints give (in code spans and code blocks) and checks it against the tool:
+// lessons' READMEs and hints give (in code spans and code blocks), and their zh-CN translations,
+// and checks it against the tool:
 // the target is a command of the tree (or a lesson's own target), each VARIABLE=value is one
 // some command reads, and a LESSON and EXERCISE it names exist. A renamed target or variable
 // that a text still teaches fails here, not in a learner's terminal.
@@ -49,10 +50,13 @@ func workspaceRoot(t *testing.T) string {
 	return root
 }
 
-// documents are the texts learners and maintainers read commands from.
+// documents are the texts learners and maintainers read commands from, in English and in
+// their translations (X.zh-CN.md; docs/*.md holds docs' own): a Chinese page teaches the same
+// commands, and a learner types them the same way.
 func documents(t *testing.T, root string) []string {
 	var files []string
-	for _, pattern := range []string{"README.md", "docs/*.md", "lessons/*/README.md", "lessons/*/hints.md"} {
+	for _, pattern := range []string{"README.md", "docs/*.md", "lessons/*/README.md", "lessons/*/hints.md",
+		"README.zh-CN.md", "lessons/*/README.zh-CN.md", "lessons/*/hints.zh-CN.md"} {
 		found, err := filepath.Glob(filepath.Join(root, pattern))
 		if err != nil {
 			t.Fatal(err)

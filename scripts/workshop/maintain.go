@@ -14,9 +14,9 @@ import (
 )
 
 // maintainCommands are the workshop's own proofs and chores: test, test-wrong, mistakes,
-// generate, ginkgo, pins, bench-cluster.
+// generate, l10n-diff, ginkgo, pins, bench-cluster.
 func maintainCommands() []*cobra.Command {
-	return []*cobra.Command{testCommand(), testWrongCommand(), wrongEditCommand(), wrongSaveCommand(), mistakesCommand(), sumsCommand(), generateCommand(),
+	return []*cobra.Command{testCommand(), testWrongCommand(), wrongEditCommand(), wrongSaveCommand(), mistakesCommand(), sumsCommand(), generateCommand(), l10nDiffCommand(),
 		ginkgoCommand(), overlayCommand(), scriptCommand("pins", "Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod", "pins.sh"),
 		scriptCommand("bench-cluster", "Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md)", "bench-cluster.sh")}
 }
