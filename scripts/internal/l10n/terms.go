@@ -28,13 +28,21 @@ func (g Glossary) Check(t Translation, root string) ([]Problem, error) {
 	return problems, nil
 }
 
-// words is d's translated text as one string, line ends kept so that offsets give lines: code
-// blanked, the header line too, and the Mermaid diagrams' lines kept when withDiagrams.
+// words is d's translated text as one string, line ends kept so that offsets give lines: code,
+// the header line and link targets blanked (an anchor such as #调谐 is no use of a word), and
+// the Mermaid diagrams' lines kept when withDiagrams.
 func (d doc) words(withDiagrams bool) string {
 	lines := append([]string(nil), d.plain...)
 	if len(lines) > 0 && header.MatchString(lines[0]) {
 		lines[0] = ""
 	}
+	text := []byte(strings.Join(lines, "\n"))
+	for _, re := range []*regexp.Regexp{linkTarget, autolink} {
+		for _, m := range re.FindAllSubmatchIndex(text, -1) {
+			copy(text[m[2]:m[3]], strings.Repeat(" ", m[3]-m[2]))
+		}
+	}
+	lines = strings.Split(string(text), "\n")
 	for _, b := range d.blocks {
 		if withDiagrams && b.info == "mermaid" {
 			n := strings.Count(b.text, "\n") + 1
@@ -132,8 +140,11 @@ var englishAfter = regexp.MustCompile(`^\s*[（(]\s*([^（）()]+?)\s*[）)]`)
 func (g Glossary) firstUses(file, text string) []Problem {
 	var problems []Problem
 	for _, t := range g.Terms {
+		if !hasHan(t.Chinese) {
+			continue
+		}
 		uses := g.uses(text, t.Chinese)
-		if len(uses) == 0 || !hasHan(t.Chinese) {
+		if len(uses) == 0 {
 			continue
 		}
 		after := text[uses[0]+len(t.Chinese):]

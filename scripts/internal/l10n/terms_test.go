@@ -103,3 +103,14 @@ func removeFile(t *testing.T, root, rel string) {
 		t.Fatal(err)
 	}
 }
+
+// A link's target is no use of a word: an anchor #调谐 before the prose's 调谐（reconcile） is not
+// its first use, and a rejected word in a URL is the URL's business.
+func TestLinkTargetsAreNoWords(t *testing.T) {
+	g := Glossary{Terms: []Term{{Line: 1, English: "reconcile", Chinese: "调谐", Rejected: []string{"协调"}}}}
+	d := parseDoc("x.zh-CN.md", []byte("# 标题\n\n见[这一节](#调谐)与<https://example.com/协调>，调谐（reconcile）要幂等。\n"))
+	words := d.words(false)
+	if got := append(g.firstUses(d.path, words), g.rejected(d.path, words)...); len(got) != 0 {
+		t.Errorf("got %v, want none", got)
+	}
+}
