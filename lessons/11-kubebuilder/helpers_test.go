@@ -237,7 +237,9 @@ func buildManager(ctx context.Context) (dir, manager, probe, problem string) {
 	overlay, err := probeOverlay(dir)
 	Expect(err).NotTo(HaveOccurred())
 	bin := filepath.Join(dir, "bin")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator), "-overlay="+overlay, "./cmd", "./cmd/lesson11probe")
+	// -s -w: no symbol table or debug info, which only a debugger reads (a panic's stack trace
+	// still names files and lines). It makes each of the two links about a fifth cheaper.
+	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s -w", "-o", bin+string(filepath.Separator), "-overlay="+overlay, "./cmd", "./cmd/lesson11probe")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return dir, "", "", fmt.Sprintf("the manager does not build (go build ./cmd in lessons/11-kubebuilder: %v): fix the compile error in the file it names:\n%s", err, strings.TrimSpace(string(out)))
