@@ -28,6 +28,7 @@ type Run struct {
 	ReportDir   string    // where Ginkgo's JSON report goes
 	Output      io.Writer // go test's and Ginkgo's output
 	ExtraArgs   []string  // more go test or -ginkgo.* flags
+	Env         []string  // more environment (a shared build's VariantEnv)
 }
 
 // Spec is one spec's outcome.
@@ -323,9 +324,9 @@ func withoutTypeAnnotation(line string) string {
 // generated) use the same overlay, so they see the code the rest of the binary was built from.
 const OverlayEnv = project.OverlayEnv
 
-// env is the specs' environment: this process's, and the overlay's absolute path when there is one.
+// env is the specs' environment: this process's, r.Env, and the overlay's absolute path when there is one.
 func (r Run) env() []string {
-	env := os.Environ()
+	env := append(os.Environ(), r.Env...)
 	if r.OverlayFile == "" {
 		return env
 	}

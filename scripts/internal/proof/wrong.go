@@ -52,6 +52,8 @@ type compiled struct {
 	ownAPI      bool   // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
 	// applied says the patch applied, so an error is the build's, not the patch's.
 	applied bool
+	shared  bool     // binary is the shared one (sharedBinary), kept until every run is done
+	env     []string // what picks this wrong solution in the shared binary
 	err     error
 	took    time.Duration
 }
@@ -69,8 +71,10 @@ const wrongRunsAtOnce = 3
 // disk at a time. firstFailure stops each run at its first failing spec: enough for a verdict.
 // caughtBy names, per wrong solution, a spec to run first (lessons.CaughtByFile); nil runs
 // every spec of the exercise.
-func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Patch, firstFailure bool, caughtBy map[string]string, report func(proof)) []proof {
+func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Patch, firstFailure bool, caughtBy map[string]string, report func(proof)) ([]proof, *sharedBinary) {
 	dir := filepath.Join(scratch, "wrong", l.Name)
+	shared := newSharedBinary(dir, l, list)
+	defer shared.remove()
 	ahead := make(chan struct{}, runtime.NumCPU()+wrongRunsAtOnce) // builds running or waiting, plus those being run
 	running := make(chan struct{}, wrongRunsAtOnce)
 	// The specs of a generating lesson install the CRD of the code they run. A CRD is
@@ -86,7 +90,10 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 		for i, w := range list {
 			ahead <- struct{}{}
 			go func() {
-				b := compileWrong(ctx, dir, l, w)
+				b, ok := shared.compiled(ctx, l, w)
+				if !ok {
+					b = compileWrong(ctx, dir, l, w)
+				}
 				hold, release := crd.RLock, crd.RUnlock
 				if b.ownAPI || slices.Contains(l.Manifest.Alone, w.Exercise) {
 					hold, release = crd.Lock, crd.Unlock
@@ -96,7 +103,7 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 				judged[i] <- judgeQuickly(ctx, scratch, dir, l, b, firstFailure, caughtBy[w.Name])
 				release()
 				<-running
-				if b.binary != "" {
+				if b.binary != "" && !b.shared {
 					_ = os.Remove(b.binary)
 				}
 				<-ahead
@@ -109,7 +116,7 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 		proofs = append(proofs, p)
 		report(p)
 	}
-	return proofs
+	return proofs, shared
 }
 
 // compileWrong builds the test binary of the solution with w in place; a malformed wrong
@@ -188,8 +195,10 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 		args = append(args, "-ginkgo.focus="+regexp.QuoteMeta(focus))
 	}
 	start := time.Now()
+	// The report goes in a folder of the wrong solution's own: the runs of a shared binary
+	// would otherwise all write one report, named after the binary.
 	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
-		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: dir, Output: log, ExtraArgs: args, OverlayFile: b.overlayFile,
+		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: filepath.Join(dir, b.wrong.Name), Output: log, ExtraArgs: args, OverlayFile: b.overlayFile, Env: b.env,
 	}, b.binary)
 	p.run += time.Since(start)
 	switch {
@@ -261,7 +270,7 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 		}
 		// One failing spec is a verdict: stop there (make test-wrong runs them all, for authors),
 		// and try first the spec that caught each wrong solution last time.
-		proofs := proveWrong(ctx, t.scratch, l, list, true, caughtBy, func(proof) {})
+		proofs, shared := proveWrong(ctx, t.scratch, l, list, true, caughtBy, func(proof) {})
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		var problems []string
@@ -291,6 +300,9 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 			return "", fmt.Errorf("%d of %d caught\n%s", n, len(proofs), strings.Join(problems, "\n"))
 		}
 		summary := fmt.Sprintf("%d of %d caught", n, len(proofs))
+		if s := shared.summary(); s != "" {
+			summary += "; " + s
+		}
 		if stale > 0 {
 			summary += fmt.Sprintf("; %d ran their whole exercise (no line, or a stale one, in wrong/%s: now written, commit it)", stale, lessons.CaughtByFile)
 		}
@@ -337,7 +349,7 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, q
 			return false, err
 		}
 	}
-	proofs := proveWrong(ctx, scratch, l, list, quick, caughtBy, func(p proof) {
+	proofs, shared := proveWrong(ctx, scratch, l, list, quick, caughtBy, func(p proof) {
 		build, run = build+p.build, run+p.run
 		fmt.Printf("%s  [build %.1fs, specs %.1fs]\n", p.line(), p.build.Seconds(), p.run.Seconds())
 		if p.failure != "" {
@@ -355,6 +367,9 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, q
 	}
 	fmt.Printf("\nwrong solutions: %d of %d caught (%.1fs in all; builds %.1fs and specs %.1fs, overlapped: builds run in parallel)\n",
 		n, len(proofs), time.Since(start).Seconds(), build.Seconds(), run.Seconds())
+	if s := shared.summary(); s != "" {
+		fmt.Println("  " + s)
+	}
 	if err := recordCaughtBy(l, proofs, only == ""); err != nil {
 		return false, err
 	}
