@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,7 +28,7 @@ func l10nDiffCommand() *cobra.Command {
 }
 
 // printTranslationDrift writes one paragraph per translation of r's lesson (every translation
-// when r names none), then a count.
+// when r names none), then a count, then what make test's check finds in them.
 func printTranslationDrift(ctx context.Context, w io.Writer, r resolved) error {
 	all, err := l10n.Discover(r.root)
 	if err != nil {
@@ -51,6 +53,36 @@ func printTranslationDrift(ctx context.Context, w io.Writer, r resolved) error {
 		return nil
 	}
 	fmt.Fprintf(w, "\n%d %s%s: %d current, %d to bring up to date.\n", shown, plural(shown, "translation"), inLesson(r), shown-behind, behind)
+	return printTranslationProblems(ctx, w, r)
+}
+
+// printTranslationProblems writes what make test's translation check finds in r's lesson (or
+// everywhere): structure that differs from the English, words the glossary does not use. A
+// translator sees them here without running make test.
+func printTranslationProblems(ctx context.Context, w io.Writer, r resolved) error {
+	report, err := l10n.Check(ctx, r.root)
+	if err != nil {
+		return err
+	}
+	shown := map[string]bool{} // a header's problem, printed with its translation above
+	for _, t := range report.Translations {
+		shown[t.Path+": "+t.Problem] = true
+	}
+	var found []string
+	for _, p := range report.Problems {
+		inLesson := r.lesson.Name == "" || strings.HasPrefix(filepath.ToSlash(p.File), "lessons/"+r.lesson.Name+"/")
+		if inLesson && !shown[p.String()] && !strings.HasPrefix(p.Text, "behind its English") {
+			found = append(found, p.String())
+		}
+	}
+	if len(found) == 0 {
+		fmt.Fprintln(w, "make test's translation check finds nothing else to fix"+inLesson(r)+".")
+		return nil
+	}
+	fmt.Fprintf(w, "make test's translation check finds %d %s to fix%s:\n", len(found), plural(len(found), "problem"), inLesson(r))
+	for _, line := range found {
+		fmt.Fprintln(w, "  "+line)
+	}
 	return nil
 }
 

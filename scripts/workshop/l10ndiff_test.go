@@ -13,7 +13,7 @@ import (
 )
 
 // make l10n-diff says of each translation whether it is current, and of one that is behind what
-// to do; a lesson's listing leaves the other translations out.
+// to do, then what else make test's check finds; a lesson's listing leaves the other translations out.
 func TestL10nDiffListsEachTranslation(t *testing.T) {
 	root := t.TempDir()
 	old := sha256.Sum256([]byte("# Hi\n"))
@@ -31,10 +31,14 @@ func TestL10nDiffListsEachTranslation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"README.zh-CN.md: behind. README.md has changed since README.zh-CN.md was translated",
-		"1 translation: 0 current, 1 to bring up to date."} {
+		"1 translation: 0 current, 1 to bring up to date.",
+		"make test's translation check finds 1 problem to fix:\n  docs/glossary.zh-CN.md: missing"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("make l10n-diff printed:\n%s\nwant a line with %q", out.String(), want)
 		}
+	}
+	if strings.Contains(out.String(), "behind its English") {
+		t.Errorf("make l10n-diff printed the drift twice:\n%s", out.String())
 	}
 	out.Reset()
 	if err := printTranslationDrift(t.Context(), &out, resolved{root: root, lesson: lessons.Lesson{Name: "01-demo"}}); err != nil {
