@@ -15,6 +15,14 @@ import (
 //	| reconcile | 调谐 | 协调、调和 | ... |
 //
 // 不用 lists the words a translator might reach for and must not (separated by 、, may be empty).
+//
+// A second table lists ordinary words that hold a term's word and are no use of it (组件,
+// "component", holds 组, "group"): the check reads them as words of their own, so a translator
+// need not write around them.
+//
+//	| 词 | 含有 | 说明 |
+//	| --- | --- | --- |
+//	| 组件 | 组 | component |
 
 // Term is one row of the glossary.
 type Term struct {
@@ -24,19 +32,23 @@ type Term struct {
 	Rejected []string // "协调", "调和"
 }
 
-// Glossary is the glossary's terms, in its order.
+// Glossary is the glossary's terms, in its order, and the ordinary words that hold one.
 type Glossary struct {
-	Terms []Term
+	Terms    []Term
+	Ordinary []string // 组件: no use of 组
 }
 
-// glossaryColumns is the glossary table's header row.
-var glossaryColumns = []string{"English", "中文", "不用", "说明"}
+// glossaryColumns is the glossary table's header row; ordinaryColumns the second table's.
+var (
+	glossaryColumns = []string{"English", "中文", "不用", "说明"}
+	ordinaryColumns = []string{"词", "含有", "说明"}
+)
 
 // ParseGlossary reads the glossary's table, and lists what is wrong with it: a row that is not
 // a term, a term twice, a rejected word that is some term's own word.
 func ParseGlossary(data []byte) (Glossary, []Problem) {
 	d := parseDoc(GlossaryFile, data)
-	start := tableStart(d.lines)
+	start := tableStart(d.lines, glossaryColumns)
 	if start < 0 {
 		return Glossary{}, []Problem{{File: GlossaryFile, Text: "no table with the columns " + strings.Join(glossaryColumns, " | ")}}
 	}
@@ -50,14 +62,48 @@ func ParseGlossary(data []byte) (Glossary, []Problem) {
 		}
 		g.Terms = append(g.Terms, t)
 	}
-	return g, append(problems, g.contradictions()...)
+	ordinary, more := g.ordinaryWords(d.lines)
+	g.Ordinary = ordinary
+	return g, append(append(problems, more...), g.contradictions()...)
 }
 
-// tableStart is the index of the glossary table's header row, or -1.
-func tableStart(lines []string) int {
+// ordinaryWords reads the second table: each word must hold the term's word it names.
+func (g Glossary) ordinaryWords(lines []string) ([]string, []Problem) {
+	start := tableStart(lines, ordinaryColumns)
+	if start < 0 {
+		return nil, nil
+	}
+	var words []string
+	var problems []Problem
+	for i := start + 2; i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "|"); i++ {
+		cells := tableCells(lines[i])
+		switch {
+		case len(cells) != len(ordinaryColumns):
+			problems = append(problems, Problem{File: GlossaryFile, Line: i + 1, Text: fmt.Sprintf("a row of %d cells, want %d (%s)", len(cells), len(ordinaryColumns), strings.Join(ordinaryColumns, " | "))})
+		case !g.hasWord(cells[1]) || !strings.Contains(cells[0], cells[1]) || cells[0] == cells[1]:
+			problems = append(problems, Problem{File: GlossaryFile, Line: i + 1, Text: fmt.Sprintf("%s: an ordinary word must hold a term's word (含有 names it) and be longer: %s is no such word", cells[0], cells[1])})
+		default:
+			words = append(words, cells[0])
+		}
+	}
+	return words, problems
+}
+
+// hasWord says whether word is some term's 中文.
+func (g Glossary) hasWord(word string) bool {
+	for _, t := range g.Terms {
+		if t.Chinese == word {
+			return true
+		}
+	}
+	return false
+}
+
+// tableStart is the index of the header row of the table with these columns, or -1.
+func tableStart(lines []string, columns []string) int {
 	for i, line := range lines {
-		if cells := tableCells(line); len(cells) == len(glossaryColumns) && i+1 < len(lines) {
-			if strings.Join(cells, "|") == strings.Join(glossaryColumns, "|") {
+		if cells := tableCells(line); len(cells) == len(columns) && i+1 < len(lines) {
+			if strings.Join(cells, "|") == strings.Join(columns, "|") {
 				return i
 			}
 		}

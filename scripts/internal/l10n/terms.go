@@ -3,6 +3,7 @@ package l10n
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,7 +12,8 @@ import (
 // The glossary's three rules for a translation. Each reads the translation's words: its prose
 // with code blocks and code spans left out (code is never translated), and, for the first two,
 // the labels of its Mermaid diagrams, which are. A word inside a longer term's word belongs to
-// that term (资源 in 定制资源 is no use of 资源).
+// that term (资源 in 定制资源 is no use of 资源), and so is a word inside one of the glossary's
+// ordinary words (组 in 组件).
 
 // Check lists where a translation breaks the glossary: a rejected word, a term's English in
 // brackets after another word, and, in a lesson's README, a term's first use without its English.
@@ -68,10 +70,14 @@ func (g Glossary) uses(text, word string) []int {
 	}
 }
 
-// covered says whether text[at:at+n] lies inside a use of a longer term's word.
+// covered says whether text[at:at+n] lies inside a use of a longer term's word, or of an
+// ordinary word that holds it (组件 holds 组).
 func (g Glossary) covered(text string, at, n int) bool {
+	words := slices.Clone(g.Ordinary)
 	for _, t := range g.Terms {
-		w := t.Chinese
+		words = append(words, t.Chinese)
+	}
+	for _, w := range words {
 		if len(w) <= n {
 			continue
 		}

@@ -55,6 +55,21 @@ func TestWordsInsideLongerTerms(t *testing.T) {
 	}
 }
 
+// An ordinary word that holds a term's word (组件 holds 组) is no use of the term.
+func TestOrdinaryWordsAreNoUses(t *testing.T) {
+	g, problems := ParseGlossary([]byte("| English | 中文 | 不用 | 说明 |\n| --- | --- | --- | --- |\n| group | 组 | 群组 | |\n\n" +
+		"| 词 | 含有 | 说明 |\n| --- | --- | --- |\n| 组件 | 组 | component |\n| 部件 | 组 | holds no 组 |\n"))
+	if len(problems) != 1 || !strings.Contains(problems[0].Text, "部件: an ordinary word must hold a term's word") {
+		t.Fatalf("problems %v, want one: 部件 holds no 组", problems)
+	}
+	if got := g.firstUses("f", "每个组件都有自己的组（group）。"); len(got) != 0 {
+		t.Errorf("组 inside 组件 taken for the first use of 组: %v", got)
+	}
+	if got := g.firstUses("f", "每个组件属于一个组。"); len(got) != 1 {
+		t.Errorf("a first use of 组 without its English passed: %v", got)
+	}
+}
+
 func TestParseGlossary(t *testing.T) {
 	head := "# 术语表\n\n| English | 中文 | 不用 | 说明 |\n| --- | --- | --- | --- |\n"
 	for _, c := range []struct {
