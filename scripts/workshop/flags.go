@@ -13,6 +13,7 @@ import (
 	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/say"
 	"workshop.local/scripts/workspace"
 )
 
@@ -119,7 +120,7 @@ func (t target) resolve(cmd *cobra.Command, args []string, needLesson bool) (res
 	r := resolved{root: root}
 	if t.lesson == "" {
 		if needLesson {
-			return r, fmt.Errorf("which lesson? make %s LESSON=01 (or run it inside lessons/NN-topic/)", makeTarget(cmd))
+			return r, say.Errorf("which lesson? make %s LESSON=01 (or run it inside lessons/NN-topic/)", makeTarget(cmd))
 		}
 		return r, nil
 	}
@@ -158,7 +159,7 @@ func validExercise(l lessons.Lesson, s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return 0, fmt.Errorf("EXERCISE=%q is not an exercise number: use EXERCISE=1, 2, ...", s)
+		return 0, say.Errorf("EXERCISE=%q is not an exercise number: use EXERCISE=1, 2, ...", s)
 	}
 	list, err := learner.ReadExercises(l.Dir)
 	if err != nil {
@@ -169,7 +170,7 @@ func validExercise(l lessons.Lesson, s string) (int, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("lesson %s has no exercise %d: its exercises are 1 to %d", l.Number, n, len(list))
+	return 0, say.Errorf("lesson %s has no exercise %d: its exercises are 1 to %d", l.Number, n, len(list))
 }
 
 // completeLessons offers the lessons' numbers and names to shell completion.

@@ -31,10 +31,18 @@ const (
 	HintsFile  = "hints.md"
 )
 
+// The Simplified Chinese edition (docs/authoring.md, "Translations") sits beside them as
+// README.zh-CN.md and hints.zh-CN.md, with the same numbers under its own words:
+// "### 练习 2：title", "## 练习 2", "### 提示 1：the idea".
+const (
+	ReadmeFileZH = "README.zh-CN.md"
+	HintsFileZH  = "hints.zh-CN.md"
+)
+
 var (
-	exerciseHeading = regexp.MustCompile(`^### Exercise (\d+): (.+)$`)
-	hintsExercise   = regexp.MustCompile(`^## Exercise (\d+)\b`)
-	hintHeading     = regexp.MustCompile(`^### Hint (\d+): (.+)$`)
+	exerciseHeading = regexp.MustCompile(`^### (?:Exercise (\d+): |练习 (\d+)：)(.+)$`)
+	hintsExercise   = regexp.MustCompile(`^## (?:Exercise|练习) (\d+)(?:\s|$)`)
+	hintHeading     = regexp.MustCompile(`^### (?:Hint (\d+): |提示 (\d+)：)(.+)$`)
 	// A README must not carry hint levels any more: one that does shows them to every reader.
 	foldedHint = regexp.MustCompile(`^<details><summary>Hint \d+:`)
 )
@@ -56,11 +64,21 @@ type Hint struct {
 // ReadExercises reads a lesson's exercises in the README's order, each with its hint levels
 // from the hints file (none when the lesson has no hints file).
 func ReadExercises(lessonDir string) ([]ExerciseInfo, error) {
-	list, err := readExerciseTitles(filepath.Join(lessonDir, ReadmeFile))
+	return ReadExercisesIn(lessonDir, false)
+}
+
+// ReadExercisesIn is ReadExercises in the learner's language: with chinese, from the lesson's
+// README.zh-CN.md and hints.zh-CN.md, each where it exists (the English file otherwise).
+func ReadExercisesIn(lessonDir string, chinese bool) ([]ExerciseInfo, error) {
+	readme, hintsFile := ReadmeFile, HintsFile
+	if chinese {
+		readme, hintsFile = translated(lessonDir, ReadmeFile, ReadmeFileZH), translated(lessonDir, HintsFile, HintsFileZH)
+	}
+	list, err := readExerciseTitles(filepath.Join(lessonDir, readme))
 	if err != nil {
 		return nil, err
 	}
-	hints, err := readHints(filepath.Join(lessonDir, HintsFile))
+	hints, err := readHints(filepath.Join(lessonDir, hintsFile))
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}
@@ -68,6 +86,20 @@ func ReadExercises(lessonDir string) ([]ExerciseInfo, error) {
 		list[i].Hints = hints[list[i].Number]
 	}
 	return list, nil
+}
+
+// translated is the translation's name where the lesson has it, else the English file's.
+func translated(lessonDir, english, translation string) string {
+	if _, err := os.Stat(filepath.Join(lessonDir, translation)); err == nil {
+		return translation
+	}
+	return english
+}
+
+// number is the first non-empty group of a heading's match: the English or the Chinese form.
+func number(m []string) int {
+	n, _ := strconv.Atoi(m[1] + m[2])
+	return n
 }
 
 // readExerciseTitles reads the README's "### Exercise N: title" headings, in order.
@@ -79,8 +111,7 @@ func readExerciseTitles(readme string) ([]ExerciseInfo, error) {
 	var list []ExerciseInfo
 	for _, line := range markdownLines(string(data)) {
 		if m := exerciseHeading.FindStringSubmatch(line); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			list = append(list, ExerciseInfo{Number: n, Title: m[2]})
+			list = append(list, ExerciseInfo{Number: number(m), Title: m[3]})
 		}
 	}
 	return list, nil
@@ -111,8 +142,7 @@ func readHints(path string) (map[int][]Hint, error) {
 		case exercise > 0 && hintHeading.MatchString(line):
 			flush()
 			m := hintHeading.FindStringSubmatch(line)
-			n, _ := strconv.Atoi(m[1])
-			current = &Hint{Level: n, Title: m[2]}
+			current = &Hint{Level: number(m), Title: m[3]}
 		case strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "## "):
 			flush()
 			exercise = 0 // a heading that is not an exercise's ends its hints

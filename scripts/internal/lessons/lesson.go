@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+
+	"workshop.local/scripts/internal/say"
 )
 
 // Lesson is one numbered lesson module, lessons/NN-topic, and its solutions/NN-topic folder.
@@ -71,7 +73,7 @@ func Find(root, name string) (Lesson, error) {
 		}
 		names = append(names, l.Number)
 	}
-	return Lesson{}, fmt.Errorf("no lesson %q: pick one of %s, e.g. make check LESSON=01", name, strings.Join(names, ", "))
+	return Lesson{}, say.Errorf("no lesson %q: pick one of %s, e.g. make check LESSON=01", name, strings.Join(names, ", "))
 }
 
 // notLearnerFiles are the folders of solutions/NN-topic/ that hold no solution of a learner

@@ -12,6 +12,7 @@ import (
 
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/say"
 )
 
 // showHint prints the next hint level of an exercise from the lesson's hints file and remembers
@@ -22,7 +23,7 @@ func showHint(w io.Writer, root string, lesson lessons.Lesson, exercise int) (bo
 		return false, err
 	}
 	if len(info.Hints) == 0 {
-		return false, fmt.Errorf("lesson %s has no hints for exercise %d in %s", lesson.Number, exercise, learner.HintsFile)
+		return false, say.Errorf("lesson %s has no hints for exercise %d in %s", lesson.Number, exercise, learner.HintsFile)
 	}
 	var level int
 	err = learner.Update(root, func(s *learner.State) {
@@ -34,17 +35,17 @@ func showHint(w io.Writer, root string, lesson lessons.Lesson, exercise int) (bo
 		return false, err
 	}
 	h := info.Hints[level-1]
-	fmt.Fprintf(w, "Lesson %s, exercise %d: %s\nHint %d of %d: %s\n\n%s\n\n", lesson.Number, exercise, info.Title, h.Level, len(info.Hints), h.Title, h.Body)
+	say.Fprintf(w, "Lesson %s, exercise %d: %s\nHint %d of %d: %s\n\n%s\n\n", lesson.Number, exercise, info.Title, h.Level, len(info.Hints), h.Title, h.Body)
 	if level < len(info.Hints) {
-		fmt.Fprintf(w, "Again for the next level: make hint LESSON=%s EXERCISE=%d\n", lesson.Number, exercise)
+		say.Fprintf(w, "Again for the next level: make hint LESSON=%s EXERCISE=%d\n", lesson.Number, exercise)
 	} else {
-		fmt.Fprintf(w, "That was the last hint. Once the exercise passes, compare with the reference: make solution LESSON=%s EXERCISE=%d\n", lesson.Number, exercise)
+		say.Fprintf(w, "That was the last hint. Once the exercise passes, compare with the reference: make solution LESSON=%s EXERCISE=%d\n", lesson.Number, exercise)
 	}
 	return true, nil
 }
 
 func exerciseInfo(lesson lessons.Lesson, exercise int) (learner.ExerciseInfo, error) {
-	list, err := learner.ReadExercises(lesson.Dir)
+	list, err := learner.ReadExercisesIn(lesson.Dir, say.Chinese())
 	if err != nil {
 		return learner.ExerciseInfo{}, err
 	}
@@ -53,7 +54,7 @@ func exerciseInfo(lesson lessons.Lesson, exercise int) (learner.ExerciseInfo, er
 			return e, nil
 		}
 	}
-	return learner.ExerciseInfo{}, fmt.Errorf("lesson %s has no exercise %d: it has %d", lesson.Number, exercise, len(list))
+	return learner.ExerciseInfo{}, say.Errorf("lesson %s has no exercise %d: it has %d", lesson.Number, exercise, len(list))
 }
 
 // progressRow is one exercise in `make progress`, and in its --json output.
@@ -80,7 +81,7 @@ func progressRows(root string) ([]progressRow, error) {
 	}
 	var rows []progressRow
 	for _, l := range all {
-		list, err := learner.ReadExercises(l.Dir)
+		list, err := learner.ReadExercisesIn(l.Dir, say.Chinese())
 		if err != nil {
 			continue // a lesson still being written has no README yet
 		}
@@ -115,9 +116,9 @@ func showProgress(w io.Writer, root string, asJSON bool) (bool, error) {
 	look := lookOf(os.Stdout)
 	printProgress(w, look, rows, "")
 	if backups, _ := learner.Backups(root); len(backups) > 0 {
-		fmt.Fprintf(w, "\nYour versions saved by make reset, in .progress/backups/:\n  %s\n", strings.Join(backups, "\n  "))
+		say.Fprintf(w, "\nYour versions saved by make reset, in .progress/backups/:\n  %s\n", strings.Join(backups, "\n  "))
 	}
-	fmt.Fprintf(w, "\nNext: %s\n", nextStep(rows))
+	say.Fprintf(w, "\nNext: %s\n", nextStep(rows))
 	return true, nil
 }
 
@@ -145,10 +146,10 @@ func printProgress(w io.Writer, look look, rows []progressRow, current string) {
 		for _, r := range rows[i:j] {
 			extra := ""
 			if r.Hints > 0 {
-				extra += fmt.Sprintf("  hints %d/%d", r.Hints, r.HintLevels)
+				extra += say.Sprintf("  hints %d/%d", r.Hints, r.HintLevels)
 			}
 			if r.Forced {
-				extra += "  solution seen early"
+				extra += say.Sprintf("  solution seen early")
 			}
 			fmt.Fprintf(w, "  %s %d. %s%s\n", stateMark(look, r.State), r.Exercise, r.Title, look.dim(extra))
 		}
@@ -184,10 +185,10 @@ func nextStep(rows []progressRow) string {
 	for _, r := range rows {
 		if r.State != "passed" {
 			n := r.Lesson[:2]
-			return fmt.Sprintf("lesson %s exercise %d (%s): make watch LESSON=%s", n, r.Exercise, r.Title, n)
+			return say.Sprintf("lesson %s exercise %d (%s): make watch LESSON=%s", n, r.Exercise, r.Title, n)
 		}
 	}
-	return "every exercise passes. Well done."
+	return say.Sprintf("every exercise passes. Well done.")
 }
 
 // resetExercise puts an exercise's starter files back from git after backing up the learner's;
@@ -201,12 +202,12 @@ func resetExercise(w io.Writer, in io.Reader, root string, lesson lessons.Lesson
 		return false, err
 	}
 	label := fmt.Sprintf("exercise-%d", exercise)
-	what := fmt.Sprintf("exercise %d of lesson %s (%s)", exercise, lesson.Number, strings.Join(files, ", "))
+	what := say.Sprintf("exercise %d of lesson %s (%s)", exercise, lesson.Number, strings.Join(files, ", "))
 	if exercise == 0 {
-		label, what = "all", fmt.Sprintf("ALL of lesson %s (%s)", lesson.Number, strings.Join(files, ", "))
+		label, what = "all", say.Sprintf("ALL of lesson %s (%s)", lesson.Number, strings.Join(files, ", "))
 	}
-	if ask && !confirm(w, in, "Put back the starter of "+what+"? Your version is backed up first. [y/N] ") {
-		fmt.Fprintln(w, "Nothing reset.")
+	if ask && !confirm(w, in, say.Sprintf("Put back the starter of %s? Your version is backed up first. [y/N] ", what)) {
+		say.Fprintf(w, "Nothing reset.\n")
 		return false, nil
 	}
 	r, err := learner.ResetFiles(root, lesson, label, files, time.Now())
@@ -214,13 +215,13 @@ func resetExercise(w io.Writer, in io.Reader, root string, lesson lessons.Lesson
 		return false, err
 	}
 	if len(r.Files) == 0 {
-		fmt.Fprintf(w, "Nothing to reset: already the starter (%s).\n", strings.Join(r.Already, ", "))
+		say.Fprintf(w, "Nothing to reset: already the starter (%s).\n", strings.Join(r.Already, ", "))
 		return true, nil
 	}
-	fmt.Fprintf(w, "Reset %s to the starter.\n", strings.Join(r.Files, ", "))
+	say.Fprintf(w, "Reset %s to the starter.\n", strings.Join(r.Files, ", "))
 	if r.Backup != "" {
 		backup, _ := filepath.Rel(root, r.Backup)
-		fmt.Fprintf(w, "Your version is saved in %s/ (every backup: ls .progress/backups).\n", backup)
+		say.Fprintf(w, "Your version is saved in %s/ (every backup: ls .progress/backups).\n", backup)
 	}
 	return true, learner.Update(root, func(s *learner.State) {
 		for n := range s.Lessons[lesson.Name].Exercises {
@@ -245,7 +246,7 @@ func restoreSupport(w io.Writer, root string, lesson lessons.Lesson) error {
 	}
 	if backup != "" {
 		rel, _ := filepath.Rel(root, backup)
-		fmt.Fprintf(w, "The versions they replaced are saved in %s/. The specs count again.\n", rel)
+		say.Fprintf(w, "The versions they replaced are saved in %s/. The specs count again.\n", rel)
 	}
 	return err
 }
@@ -271,9 +272,9 @@ func showSolution(w io.Writer, root string, lesson lessons.Lesson, exercise int,
 	}
 	passed := !state.Peek(lesson.Name, exercise).PassedAt.IsZero()
 	if !passed && !force {
-		fmt.Fprintf(w, "Exercise %d of lesson %s has not passed yet, so its solution stays folded.\n", exercise, lesson.Number)
-		fmt.Fprintf(w, "Check it (make check LESSON=%s EXERCISE=%d), try a hint (make hint LESSON=%s EXERCISE=%d),\n", lesson.Number, exercise, lesson.Number, exercise)
-		fmt.Fprintf(w, "or see it anyway, which your progress records: make solution LESSON=%s EXERCISE=%d FORCE=1\n", lesson.Number, exercise)
+		say.Fprintf(w, "Exercise %d of lesson %s has not passed yet, so its solution stays folded.\n", exercise, lesson.Number)
+		say.Fprintf(w, "Check it (make check LESSON=%s EXERCISE=%d), try a hint (make hint LESSON=%s EXERCISE=%d),\n", lesson.Number, exercise, lesson.Number, exercise)
+		say.Fprintf(w, "or see it anyway, which your progress records: make solution LESSON=%s EXERCISE=%d FORCE=1\n", lesson.Number, exercise)
 		return false, nil
 	}
 	if !passed {
@@ -285,10 +286,10 @@ func showSolution(w io.Writer, root string, lesson lessons.Lesson, exercise int,
 	if err != nil {
 		return false, err
 	}
-	fmt.Fprintf(w, "The reference solution of exercise %d as a diff: - your lines, + the solution's.\n", exercise)
+	say.Fprintf(w, "The reference solution of exercise %d as a diff: - your lines, + the solution's.\n", exercise)
 	for _, f := range files {
 		if others := learner.OtherExercises(lesson, f, exercise); len(others) > 0 {
-			fmt.Fprintf(w, "(%s also holds exercise %v: its differences show as well.)\n", f, others)
+			say.Fprintf(w, "(%s also holds exercise %v: its differences show as well.)\n", f, others)
 		}
 	}
 	fmt.Fprintln(w)
@@ -334,7 +335,7 @@ func orCurrent(root string, lesson lessons.Lesson, exercise int) (int, error) {
 
 // currentExercise is the first exercise of the lesson that has not passed in the learner's checks.
 func currentExercise(root string, lesson lessons.Lesson) (int, error) {
-	list, err := learner.ReadExercises(lesson.Dir)
+	list, err := learner.ReadExercisesIn(lesson.Dir, say.Chinese())
 	if err != nil {
 		return 0, err
 	}
@@ -348,7 +349,7 @@ func currentExercise(root string, lesson lessons.Lesson) (int, error) {
 		}
 	}
 	if len(list) == 0 {
-		return 0, fmt.Errorf("lesson %s's README lists no exercises", lesson.Number)
+		return 0, say.Errorf("lesson %s's README lists no exercises", lesson.Number)
 	}
 	return list[len(list)-1].Number, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/ownspecs"
+	"workshop.local/scripts/internal/say"
 )
 
 // Check runs one lesson's specs against the learner's files and shows, from Ginkgo's
@@ -28,7 +29,7 @@ import (
 func Check(ctx context.Context, root, scratch string, lesson lessons.Lesson, exercise int, verbose bool) (bool, error) {
 	look := lookOf(os.Stdout)
 	c := newChecker(root, scratch, lesson, "check", os.Stdout, look)
-	fmt.Printf("Checking lesson %s against the workshop cluster...\n\n", lesson.Name)
+	say.Printf("Checking lesson %s against the workshop cluster...\n\n", lesson.Name)
 	if err := c.build(ctx); err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -42,14 +43,14 @@ func Check(ctx context.Context, root, scratch string, lesson lessons.Lesson, exe
 	}
 	st := newStatus(os.Stdout, look)
 	if look.tty && stream == nil {
-		st.show("Running the specs")
+		st.show(say.Sprintf("Running the specs"))
 	}
 	c.proving = func(broken int) {
-		msg := fmt.Sprintf("Proving your specs against the reference operator and %d broken ones (a build and a run each: a minute or more)", broken)
+		msg := say.Sprintf("Proving your specs against the reference operator and %d broken ones (a build and a run each: a minute or more)", broken)
 		if look.tty && stream == nil {
 			st.show(msg)
 		} else {
-			fmt.Println(msg + "...")
+			say.Printf("%s...\n", msg)
 		}
 	}
 	res, err := c.run(ctx, exercise, stream)
@@ -59,13 +60,13 @@ func Check(ctx context.Context, root, scratch string, lesson lessons.Lesson, exe
 	}
 	if res.SuiteError != "" && len(res.Specs) == 0 {
 		printFull(os.Stdout, look, res.SuiteFailures)
-		fmt.Printf("\nLesson %s did not run: %s\n", lesson.Number, res.SuiteError)
+		say.Printf("\nLesson %s did not run: %s\n", lesson.Number, res.SuiteError)
 		return false, nil
 	}
 	if stream == nil {
 		printCompact(os.Stdout, look, res)
 		rel, _ := filepath.Rel(root, c.logPath())
-		fmt.Println("\n" + look.dim("Ginkgo's whole output: "+rel+" (or VERBOSE=1)"))
+		fmt.Println("\n" + look.dim(say.Sprintf("Ginkgo's whole output: %s (or VERBOSE=1)", rel)))
 	}
 	fmt.Println()
 	passed := summarize(root, lesson, res, exercise)
@@ -130,7 +131,7 @@ func printFull(w io.Writer, look look, specs []types.SpecReport) {
 		r.DidRun(sr)
 	}
 	if panics > 1 {
-		fmt.Fprintf(w, "%d more specs panicked; their stack traces are left out (VERBOSE=1 shows them).\n", panics-1)
+		say.Fprintf(w, "%d more specs panicked; their stack traces are left out (VERBOSE=1 shows them).\n", panics-1)
 	}
 }
 
@@ -140,7 +141,7 @@ func summarize(root string, lesson lessons.Lesson, res lessons.Result, only int)
 	if len(exercises) == 0 {
 		// A check that ran no spec proves nothing: never a pass (nor a progress mark, nor a
 		// result for the board, which record only sends for exercises that ran).
-		fmt.Printf("No spec of lesson %s ran, so nothing passed: make check LESSON=%s VERBOSE=1 shows why.\n", lesson.Number, lesson.Number)
+		say.Printf("No spec of lesson %s ran, so nothing passed: make check LESSON=%s VERBOSE=1 shows why.\n", lesson.Number, lesson.Number)
 		return false
 	}
 	done := 0
@@ -149,17 +150,17 @@ func summarize(root string, lesson lessons.Lesson, res lessons.Result, only int)
 		if e.Done() {
 			mark, done = "done", done+1
 		}
-		fmt.Printf("  [%s] %-48s %d of %d specs pass\n", mark, e.Title, e.Passed, e.Total)
+		say.Printf("  [%s] %-48s %d of %d specs pass\n", mark, e.Title, e.Passed, e.Total)
 	}
-	fmt.Printf("\nLesson %s: %d of %d exercises pass", lesson.Number, done, len(exercises))
+	say.Printf("\nLesson %s: %d of %d exercises pass", lesson.Number, done, len(exercises))
 	if only > 0 {
-		fmt.Printf(" (only exercise %d was checked)", only)
+		say.Printf(" (only exercise %d was checked)", only)
 	}
-	fmt.Println(".")
+	say.Printf(".\n")
 	if own := lesson.OwnSpecs(); own != nil && !ownspecs.Judges(lesson, res, only) && only == 0 {
 		// The own-specs exercise ran against the learner's own operator only: say what will count.
 		broken, _ := lesson.BrokenOperators()
-		fmt.Printf("Exercise %d is judged against the reference operator and %d broken ones once the others pass, or alone: make check LESSON=%s EXERCISE=%d.\n", own.Exercise, len(broken), lesson.Number, own.Exercise)
+		say.Printf("Exercise %d is judged against the reference operator and %d broken ones once the others pass, or alone: make check LESSON=%s EXERCISE=%d.\n", own.Exercise, len(broken), lesson.Number, own.Exercise)
 	}
 	for _, e := range exercises {
 		if !e.Done() {
@@ -173,32 +174,32 @@ func summarize(root string, lesson lessons.Lesson, res lessons.Result, only int)
 
 func printNext(root string, lesson lessons.Lesson, e lessons.Exercise) {
 	rel := func(p string) string { r, _ := filepath.Rel(root, p); return r }
-	fmt.Printf("Next: %s.\n", e.Title)
+	say.Printf("Next: %s.\n", e.Title)
 	if file, line := lesson.TODO(e.Number); file != "" {
-		fmt.Printf("  edit  %s:%d  (TODO(exercise %d))\n", rel(filepath.Join(lesson.Dir, file)), line, e.Number)
+		say.Printf("  edit  %s:%d  (TODO(exercise %d))\n", rel(filepath.Join(lesson.Dir, file)), line, e.Number)
 	}
-	fmt.Printf("  hints make hint LESSON=%s EXERCISE=%d  (one level at a time)\n", lesson.Number, e.Number)
-	fmt.Printf("  first failing spec: %s\n", e.FirstFailure.Text)
+	say.Printf("  hints make hint LESSON=%s EXERCISE=%d  (one level at a time)\n", lesson.Number, e.Number)
+	say.Printf("  first failing spec: %s\n", e.FirstFailure.Text)
 	if e.FirstFailure.Failure != "" {
 		fmt.Printf("    %s\n", e.FirstFailure.Failure)
 	}
-	fmt.Printf("  check it alone: make check LESSON=%s EXERCISE=%d, or at every save: make watch LESSON=%s\n", lesson.Number, e.Number, lesson.Number)
+	say.Printf("  check it alone: make check LESSON=%s EXERCISE=%d, or at every save: make watch LESSON=%s\n", lesson.Number, e.Number, lesson.Number)
 	if broken, _ := lesson.BrokenOperators(); lesson.IsOwnSpecs(e.Number) {
-		fmt.Printf("  the proof operator by operator, as it runs: make specs LESSON=%s (the reference and %d broken ones)\n", lesson.Number, len(broken))
+		say.Printf("  the proof operator by operator, as it runs: make specs LESSON=%s (the reference and %d broken ones)\n", lesson.Number, len(broken))
 	}
 }
 
 func printFinished(root string, lesson lessons.Lesson, only int) {
 	if only > 0 {
-		fmt.Printf("Exercise %d passes. Check the whole lesson: make check LESSON=%s\n", only, lesson.Number)
+		say.Printf("Exercise %d passes. Check the whole lesson: make check LESSON=%s\n", only, lesson.Number)
 		return
 	}
 	all, _ := lessons.Discover(root)
 	for i, l := range all {
 		if l.Name == lesson.Name && i+1 < len(all) {
-			fmt.Printf("Well done. On to lesson %s: lessons/%s/README.md, then make check LESSON=%s\n", all[i+1].Number, all[i+1].Name, all[i+1].Number)
+			say.Printf("Well done. On to lesson %s: lessons/%s/README.md, then make check LESSON=%s\n", all[i+1].Number, all[i+1].Name, all[i+1].Number)
 			return
 		}
 	}
-	fmt.Println("Well done: that was the last lesson.")
+	say.Printf("Well done: that was the last lesson.\n")
 }

@@ -16,6 +16,7 @@ import (
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/ownspecs"
+	"workshop.local/scripts/internal/say"
 )
 
 // checker builds a lesson's test binary once and runs it as often as asked: `make check` runs
@@ -115,7 +116,7 @@ func (c *checker) notCounted() string {
 	if len(c.edited) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("These results do not count: the specs, or the code they run on, are not as the workspace ships them (%s).\n"+
+	return say.Sprintf("These results do not count: the specs, or the code they run on, are not as the workspace ships them (%s).\n"+
 		"Your progress is not marked, solutions stay folded and the board is not told. Put them back: make reset LESSON=%s",
 		strings.Join(c.edited, ", "), c.lesson.Number)
 }
@@ -141,17 +142,17 @@ func (c *checker) record(res lessons.Result) error {
 // exercise each belongs to, or the whole output when it has none (a broken go.mod, say).
 func (c *checker) compileFailure(w io.Writer, err error) {
 	if missing := c.missingSupport(); len(missing) > 0 {
-		fmt.Fprintf(w, "%s lesson %s does not compile: a file the workspace ships is missing (%s).\n"+
+		say.Fprintf(w, "%s lesson %s does not compile: a file the workspace ships is missing (%s).\n"+
 			"Put it back: make reset LESSON=%s (the workspace's files come back at once; you are asked before any file of yours is reset).\n",
 			c.look.red("✗"), c.lesson.Number, strings.Join(missing, ", "), c.lesson.Number)
 		return
 	}
 	var be *lessons.BuildError
 	if !errors.As(err, &be) {
-		fmt.Fprintf(w, "Lesson %s's specs did not build: %v\n", c.lesson.Number, err)
+		say.Fprintf(w, "Lesson %s's specs did not build: %v\n", c.lesson.Number, err)
 		return
 	}
-	fmt.Fprintf(w, "%s lesson %s does not compile.\n", c.look.red("✗"), c.lesson.Number)
+	say.Fprintf(w, "%s lesson %s does not compile.\n", c.look.red("✗"), c.lesson.Number)
 	if len(be.Errors) == 0 {
 		fmt.Fprintln(w, be.Output)
 		return
@@ -173,15 +174,15 @@ func (c *checker) compileFailure(w io.Writer, err error) {
 	sort.Ints(numbers)
 	for _, n := range numbers {
 		if n > 0 {
-			fmt.Fprintf(w, "\nIn exercise %d:\n", n)
+			say.Fprintf(w, "\nIn exercise %d:\n", n)
 		} else {
-			fmt.Fprintln(w, "\nOutside any exercise:")
+			say.Fprintf(w, "\nOutside any exercise:\n")
 		}
 		for _, msg := range byExercise[n] {
 			fmt.Fprintln(w, "  "+msg)
 		}
 	}
-	fmt.Fprintln(w, "\nFix these first: no spec can run until the lesson compiles.")
+	say.Fprintf(w, "\nFix these first: no spec can run until the lesson compiles.\n")
 }
 
 // missingSupport lists the specs and support files of the lesson that the learner removed: the

@@ -18,6 +18,7 @@ import (
 
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/say"
 )
 
 // debounce is how long the folder must be quiet after a change before a check starts: an
@@ -29,9 +30,9 @@ const debounce = 150 * time.Millisecond
 // makes a relink) and the cluster up. On a terminal it draws one screen and reads single keys;
 // without one (CI, a pipe) it prints plain lines and never reads its input.
 func Watch(ctx context.Context, root, scratch string, lesson lessons.Lesson, start int) (bool, error) {
-	list, err := learner.ReadExercises(lesson.Dir)
+	list, err := learner.ReadExercisesIn(lesson.Dir, say.Chinese())
 	if err != nil || len(list) == 0 {
-		return false, fmt.Errorf("lesson %s's README lists no exercises to watch: %v", lesson.Number, err)
+		return false, say.Errorf("lesson %s's README lists no exercises to watch: %v", lesson.Number, err)
 	}
 	if start == 0 {
 		if start, err = currentExercise(root, lesson); err != nil {
@@ -148,7 +149,7 @@ func (w *watcher) loop(ctx context.Context, saves <-chan time.Time, keys <-chan 
 		}
 		if w.quitting {
 			w.stop()
-			fmt.Fprintln(w.out, "Stopped watching. Your progress is saved: make progress")
+			say.Fprintf(w.out, "Stopped watching. Your progress is saved: make progress\n")
 			return true, nil
 		}
 	}
@@ -160,9 +161,9 @@ func (w *watcher) start(ctx context.Context, results chan<- result, exercise int
 	checkCtx, cancel := context.WithCancel(ctx)
 	w.running, w.pending = cancel, time.Time{}
 	w.gen++
-	w.status = fmt.Sprintf("checking exercise %d...", exercise)
+	w.status = say.Sprintf("checking exercise %d...", exercise)
 	if exercise == 0 {
-		w.status = "checking the whole lesson..."
+		w.status = say.Sprintf("checking the whole lesson...")
 	}
 	if !w.keys {
 		fmt.Fprintf(w.out, "[%s] %s\n", time.Now().Format("15:04:05"), w.status)
@@ -215,10 +216,10 @@ func (w *watcher) show(r result) {
 	case r.buildErr != nil:
 		w.checker.compileFailure(&b, r.buildErr)
 	case r.res.SuiteError != "" && len(r.res.Specs) == 0:
-		fmt.Fprintf(&b, "%s the specs did not run: %s\n", w.look.mark(false), r.res.SuiteError)
+		say.Fprintf(&b, "%s the specs did not run: %s\n", w.look.mark(false), r.res.SuiteError)
 	case r.exercise == 0:
 		for _, e := range r.res.Exercises() {
-			fmt.Fprintf(&b, "%s %s: %d of %d specs pass\n", w.look.mark(e.Done()), e.Title, e.Passed, e.Total)
+			say.Fprintf(&b, "%s %s: %d of %d specs pass\n", w.look.mark(e.Done()), e.Title, e.Passed, e.Total)
 		}
 	default:
 		w.exerciseVerdict(&b, r)
@@ -231,7 +232,7 @@ func (w *watcher) show(r result) {
 		fmt.Fprintf(w.out, "[%s] %s\n", time.Now().Format("15:04:05"), strings.ReplaceAll(w.status, "\n", "\n    "))
 	}
 	if r.buildErr == nil && r.err == nil && !r.savedAt.IsZero() {
-		line := fmt.Sprintf("checked in %.1f s after the save (rebuild %.1f s)", r.took.Seconds(), r.building.Seconds())
+		line := say.Sprintf("checked in %.1f s after the save (rebuild %.1f s)", r.took.Seconds(), r.building.Seconds())
 		if w.keys {
 			w.status += "\n" + w.look.dim(line)
 		} else {
@@ -247,16 +248,16 @@ func (w *watcher) exerciseVerdict(b *strings.Builder, r result) {
 			continue
 		}
 		if e.Done() {
-			fmt.Fprintf(b, "%s exercise %d passes: all %d specs.\n", w.look.mark(true), e.Number, e.Total)
+			say.Fprintf(b, "%s exercise %d passes: all %d specs.\n", w.look.mark(true), e.Number, e.Total)
 			return
 		}
-		fmt.Fprintf(b, "%s exercise %d: %d of %d specs pass. First failure:\n  %s\n", w.look.mark(false), e.Number, e.Passed, e.Total, e.FirstFailure.Text)
+		say.Fprintf(b, "%s exercise %d: %d of %d specs pass. First failure:\n  %s\n", w.look.mark(false), e.Number, e.Passed, e.Total, e.FirstFailure.Text)
 		if e.FirstFailure.Failure != "" {
 			fmt.Fprintf(b, "  %s\n", e.FirstFailure.Failure)
 		}
 		return
 	}
-	fmt.Fprintf(b, "%s no spec of exercise %d ran\n", w.look.mark(false), r.exercise)
+	say.Fprintf(b, "%s no spec of exercise %d ran\n", w.look.mark(false), r.exercise)
 }
 
 // advance moves on after a pass: to the next exercise, checked right away (it may pass already).
@@ -269,12 +270,12 @@ func (w *watcher) advance(ctx context.Context, results chan<- result, r result) 
 		return
 	}
 	if next := w.next(); next > 0 {
-		w.message = fmt.Sprintf("%s Exercise %d passes. On to exercise %d.", w.look.green("Well done."), w.current, next)
+		w.message = say.Sprintf("%s Exercise %d passes. On to exercise %d.", w.look.green(say.Sprintf("Well done.")), w.current, next)
 		w.current = next
 		w.start(ctx, results, next, time.Time{})
 		return
 	}
-	w.message = fmt.Sprintf("%s Every exercise of lesson %s passes. Press a to check them all together, q to quit.", w.look.green("Lesson done."), w.lesson.Number)
+	w.message = say.Sprintf("%s Every exercise of lesson %s passes. Press a to check them all together, q to quit.", w.look.green(say.Sprintf("Lesson done.")), w.lesson.Number)
 	w.draw()
 }
 
@@ -296,13 +297,13 @@ func (w *watcher) next() int {
 func (w *watcher) key(ctx context.Context, results chan<- result, k byte) {
 	if w.asking {
 		w.asking = false
-		w.message = "Nothing reset."
+		w.message = say.Sprintf("Nothing reset.")
 		if k == 'y' || k == 'Y' {
 			var b bytes.Buffer
 			_, err := resetExercise(&b, nil, w.root, w.lesson, w.current, false)
 			w.message = strings.TrimSpace(b.String())
 			if err != nil {
-				w.message = "Reset failed: " + err.Error()
+				w.message = say.Sprintf("Reset failed: %v", err)
 			}
 		}
 		w.draw()
@@ -326,14 +327,14 @@ func (w *watcher) key(ctx context.Context, results chan<- result, k byte) {
 		return
 	case 'r':
 		w.asking = true
-		fmt.Fprintf(&b, "Put back the starter of exercise %d? Your version is backed up first. Press y to reset, any other key to keep it.", w.current)
+		say.Fprintf(&b, "Put back the starter of exercise %d? Your version is backed up first. Press y to reset, any other key to keep it.", w.current)
 	case 'n':
 		if next := w.next(); next > 0 && w.passes(w.current) {
 			w.current, w.message = next, ""
 			w.start(ctx, results, next, time.Time{})
 			return
 		}
-		fmt.Fprintf(&b, "Exercise %d has not passed yet (or is the last): stay with it, or press h for a hint.", w.current)
+		say.Fprintf(&b, "Exercise %d has not passed yet (or is the last): stay with it, or press h for a hint.", w.current)
 	default:
 		return
 	}
@@ -358,21 +359,21 @@ func (w *watcher) draw() {
 			done++
 		}
 	}
-	fmt.Fprintf(&b, "%s  %s %d of %d exercises pass\n\n", w.look.bold("Lesson "+w.lesson.Name), progressBar(done, len(w.exercises), 20), done, len(w.exercises))
+	say.Fprintf(&b, "%s  %s %d of %d exercises pass\n\n", w.look.bold(say.Sprintf("Lesson %s", w.lesson.Name)), progressBar(done, len(w.exercises), 20), done, len(w.exercises))
 	for _, e := range w.exercises {
 		if e.Number == w.current {
-			fmt.Fprintf(&b, "%s\n", w.look.bold(fmt.Sprintf("Exercise %d: %s", e.Number, e.Title)))
+			fmt.Fprintf(&b, "%s\n", w.look.bold(say.Sprintf("Exercise %d: %s", e.Number, e.Title)))
 		}
 	}
 	if file, line := w.lesson.TODO(w.current); file != "" {
 		rel, _ := filepath.Rel(w.root, filepath.Join(w.lesson.Dir, file))
-		fmt.Fprintf(&b, "edit %s:%d\n", rel, line)
+		say.Fprintf(&b, "edit %s:%d\n", rel, line)
 	}
 	fmt.Fprintf(&b, "\n%s\n", w.status)
 	if w.message != "" {
 		fmt.Fprintf(&b, "\n%s\n", w.message)
 	}
-	fmt.Fprintf(&b, "\n%s\n", w.look.dim("h hint   l list   a whole lesson   r reset exercise   n next   q quit   (checks again on every save)"))
+	fmt.Fprintf(&b, "\n%s\n", w.look.dim(say.Sprintf("h hint   l list   a whole lesson   r reset exercise   n next   q quit   (checks again on every save)")))
 	fmt.Fprint(w.out, b.String())
 }
 
