@@ -39,6 +39,7 @@ var extraVariables = [][2]string{
 	{"CLUSTER", "auto, kind or local: the cluster's runtime (auto: kind when it can run here, else local)"},
 	{"ARGS", "more arguments for the command (make ginkgo ARGS=\"-p\", make doctor ARGS=--json)"},
 	{"NO_COLOR", "any value: no colour in the output"},
+	{"WORKSHOP_LANG", "zh-CN: check, watch, hint and progress in Simplified Chinese (简体中文), as a Chinese LANG does; en: English"},
 }
 
 func printMakeHelp(w io.Writer, root *cobra.Command, lesson string) {

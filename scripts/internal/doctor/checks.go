@@ -40,7 +40,7 @@ func Evaluate(f Facts) Report {
 	checks := []Check{
 		platform(f), goVersion(f), tool("make", f.Make, installHint(f, "make")), tool("git", f.Git, installHint(f, "git")),
 		disk(f), memory(f), engine(f), clusterChoice(f), proxy(f), clusterBinaries(f), oldBuilds(f), kindImage(f),
-		lessonBinaries(f), raceDetector(f), clusterUp(f), kubeconfig(f),
+		lessonBinaries(f), raceDetector(f), clusterUp(f), kubeconfig(f), learnerLanguage(f),
 	}
 	r := Report{Ready: true, Checks: checks}
 	for _, c := range checks {
@@ -49,6 +49,15 @@ func Evaluate(f Facts) Report {
 		}
 	}
 	return r
+}
+
+// learnerLanguage says which language the learner's loop speaks, and how to switch: never a
+// problem, always worth knowing.
+func learnerLanguage(f Facts) Check {
+	if f.Chinese {
+		return Check{Name: "language", Status: OK, Detail: "简体中文: make check, hint, watch and progress speak Chinese and read README.zh-CN.md and hints.zh-CN.md (WORKSHOP_LANG=en for English)"}
+	}
+	return Check{Name: "language", Status: OK, Detail: "English (WORKSHOP_LANG=zh-CN, or a Chinese LANG, for 简体中文: make check, hint, watch and progress)"}
 }
 
 func platform(f Facts) Check {

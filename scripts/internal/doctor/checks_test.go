@@ -48,8 +48,8 @@ func TestReadyLaptopPassesEveryCheck(t *testing.T) {
 			t.Errorf("%s: %s (%s)", c.Name, c.Status, c.Detail)
 		}
 	}
-	if len(r.Checks) != 16 {
-		t.Errorf("want the 14 checks of issue 13's list, old cluster builds and the race detector, got %d", len(r.Checks))
+	if len(r.Checks) != 17 {
+		t.Errorf("want the 14 checks of issue 13's list, old cluster builds, the race detector and the language, got %d", len(r.Checks))
 	}
 }
 

@@ -53,4 +53,6 @@ type Facts struct {
 	Kubeconfig   string // .cluster/kubeconfig
 	KubeconfigOK bool   // it exists and parses
 	Context      string // its current-context
+
+	Chinese bool // the learner's loop speaks Simplified Chinese (WORKSHOP_LANG, or the locale)
 }

@@ -17,6 +17,7 @@ import (
 	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/probe"
+	"workshop.local/scripts/internal/say"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
 	"workshop.local/scripts/workspace"
@@ -25,7 +26,7 @@ import (
 // Gather looks at this machine and the workspace at root; wanted is CLUSTER. It only reads: nothing is built,
 // pulled or started, and no go command may reach the network (GOPROXY=off for go list).
 func Gather(ctx context.Context, root, wanted string) Facts {
-	f := Facts{OS: runtime.GOOS, Arch: runtime.GOARCH, WSL: isWSL(), GoWanted: goWorkVersion(root)}
+	f := Facts{OS: runtime.GOOS, Arch: runtime.GOARCH, WSL: isWSL(), GoWanted: goWorkVersion(root), Chinese: say.Chinese()}
 	f.GoVersion = workspace.GoEnv("GOVERSION")
 	f.Make, f.Git = onPath("make"), onPath("git")
 	f.DiskFree = diskFree(root)
