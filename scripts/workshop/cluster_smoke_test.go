@@ -13,8 +13,6 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
 	"k8s.io/utils/ptr"
-
-	"workshop.local/scripts/internal/cluster/local"
 )
 
 // itRunsRealWorkloads proves the local cluster is a real one and not just an API server: the
@@ -58,19 +56,24 @@ func waitAvailable(ctx context.Context, cs kubernetes.Interface, deploy *appsv1.
 }
 
 // expectChildrenRunning checks the Deployment's one ReplicaSet, and waits for its Pods to be
-// bound to the hollow node and Running: the kubelet reports each phase on its own schedule.
+// bound to the cluster's node and Running: the kubelet reports each phase on its own schedule.
 func expectChildrenRunning(ctx context.Context, cs kubernetes.Interface, deploy *appsv1.Deployment, replicas int) {
 	GinkgoHelper()
 	rsList, err := cs.AppsV1().ReplicaSets(deploy.Namespace).List(ctx, metav1.ListOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(rsList.Items).To(HaveLen(1))
 	Expect(rsList.Items[0].OwnerReferences).To(ContainElement(HaveField("UID", deploy.UID)))
+	// The cluster's one node, whichever runtime runs it (the local runtime's hollow node, kind's
+	// control plane): the test asks the cluster, not a runtime, for its name.
+	nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(nodes.Items).To(HaveLen(1), "the workshop cluster has one node")
 	Eventually(func(g Gomega) {
 		pods, err := cs.CoreV1().Pods(deploy.Namespace).List(ctx, metav1.ListOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(pods.Items).To(HaveLen(replicas))
 		for _, p := range pods.Items {
-			g.Expect(p.Spec.NodeName).To(Equal(local.NodeName))
+			g.Expect(p.Spec.NodeName).To(Equal(nodes.Items[0].Name))
 			g.Expect(p.Status.Phase).To(Equal(corev1.PodRunning))
 		}
 	}).WithContext(ctx).WithTimeout(60 * time.Second).WithPolling(500 * time.Millisecond).Should(Succeed())
