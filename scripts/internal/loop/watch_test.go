@@ -80,18 +80,30 @@ func TestWatchInATerminal(t *testing.T) {
 
 // TestWatchWithoutATerminal proves that piped, watch prints plain lines and reads no keys.
 func TestWatchWithoutATerminal(t *testing.T) {
+	watchPlainly(t, nil, "✗ exercise 1: 0 of", "checked in")
+}
+
+// With WORKSHOP_LANG=zh-CN, the same lines in Simplified Chinese (issue 40).
+func TestWatchSpeaksChinese(t *testing.T) {
+	watchPlainly(t, []string{"WORKSHOP_LANG=zh-CN"}, "✗ 练习 1：0/", "保存后")
+}
+
+// watchPlainly runs make watch on lesson 01's exercise 1 with its output piped, and waits for
+// the failing verdict, then, after the solution is saved in place, for the line that says how
+// long the check took; an interrupt must end it cleanly, with no escape codes in its output.
+func watchPlainly(t *testing.T, env []string, verdict, checked string) {
 	ws := scratchWorkspace(t)
 	cmd := exec.Command(ws.tool, "watch", "01", "1")
-	cmd.Dir, cmd.Env = ws.dir, append(os.Environ(), ws.env...)
+	cmd.Dir, cmd.Env = ws.dir, append(append(withoutLanguage(os.Environ()), ws.env...), env...)
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	waitFor(t, out.String, "✗ exercise 1: 0 of", "a plain line with exercise 1's verdict")
+	waitFor(t, out.String, verdict, "a plain line with exercise 1's verdict")
 	ws.copy(t, "solutions/01-gvk-gvr/parse.go", "lessons/01-gvk-gvr/parse.go")
-	waitFor(t, out.String, "checked in", "the check after the save")
+	waitFor(t, out.String, checked, "the check after the save")
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("watch did not end cleanly on an interrupt: %v\n%s", err, out.String())
