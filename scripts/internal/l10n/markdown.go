@@ -168,15 +168,20 @@ func closingRun(text string, i, n int) int {
 	return -1
 }
 
-// spanContent is a code span's text as rendered: line ends become spaces, and one space on each
-// side is dropped when both are there (CommonMark's rule, which lets a span start with a backtick).
+// spanContent is a code span's text as rendered: a line end, with the indent of the line after
+// it (a paragraph's or a list item's continuation, which CommonMark strips), becomes one space;
+// and one space on each side is dropped when both are there (CommonMark's rule, which lets a
+// span start with a backtick).
 func spanContent(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = lineEndAndIndent.ReplaceAllString(s, " ")
 	if len(s) >= 2 && s[0] == ' ' && s[len(s)-1] == ' ' && strings.TrimSpace(s) != "" {
 		s = s[1 : len(s)-1]
 	}
 	return s
 }
+
+// lineEndAndIndent is a line end inside a span and the next line's leading blanks.
+var lineEndAndIndent = regexp.MustCompile(`\n[ \t]*`)
 
 // heading is an ATX heading line: up to three spaces, one to six #, then its text.
 var heading = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)

@@ -30,8 +30,8 @@ func TestAnchors(t *testing.T) {
 // Code spans are found as CommonMark finds them: across a line end, with longer backtick runs,
 // never from an unclosed run, and never inside a code block.
 func TestCodeSpans(t *testing.T) {
-	d := parseDoc("x.md", []byte("Run `make check\nLESSON=01`, then ``a ` b`` and `x`.\nA lone ` stays.\n\n```sh\n`not a span`\n```\n# `make hint`\n"))
-	want := []span{{1, "make check LESSON=01"}, {2, "a ` b"}, {2, "x"}, {8, "make hint"}}
+	d := parseDoc("x.md", []byte("Run `make check\nLESSON=01`, then ``a ` b`` and `x`.\nA lone ` stays.\n\n```sh\n`not a span`\n```\n# `make hint`\n\n- run `make manifests\n  generate` in a list item\n"))
+	want := []span{{1, "make check LESSON=01"}, {2, "a ` b"}, {2, "x"}, {8, "make hint"}, {10, "make manifests generate"}}
 	if !reflect.DeepEqual(d.spans, want) {
 		t.Errorf("spans %+v, want %+v", d.spans, want)
 	}
