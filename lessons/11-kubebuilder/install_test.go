@@ -64,7 +64,7 @@ var _ = Describe("Exercise 5: make install, make run, a sample, make uninstall",
 		lockMakeRun(ctx, root)
 		expectPortFree()
 
-		p := newProjectCopy(ctx, root)
+		p := newProjectCopy(root)
 		ns := cluster.Namespace(ctx, prefix)
 
 		By("kubectl apply --dry-run=server -n " + ns + " -f " + sampleFile)
@@ -196,10 +196,11 @@ type projectCopy struct {
 }
 
 // newProjectCopy copies the project (project.Copy: your files, or the overlay's), points it at
-// the kubeconfig the suite connected with, and finds a kubectl at the server's version. The tools
-// the Makefile installs (controller-gen, kustomize) go to a folder of the workspace's cache, so
-// that a machine installs them once, not once per check.
-func newProjectCopy(ctx context.Context, root string) *projectCopy {
+// the kubeconfig the suite connected with, and takes the kubectl the tools found (at the
+// server's version where the local cluster built one). The tools the Makefile installs
+// (controller-gen, kustomize) go to a folder of the workspace's cache, so that a machine
+// installs them once, not once per check.
+func newProjectCopy(root string) *projectCopy {
 	GinkgoHelper()
 	overlay, err := project.FromEnv()
 	Expect(err).NotTo(HaveOccurred())
@@ -212,7 +213,7 @@ func newProjectCopy(ctx context.Context, root string) *projectCopy {
 	p.kubeconfig, err = workspace.Kubeconfig()
 	Expect(err).NotTo(HaveOccurred())
 
-	p.kubectl, err = project.Kubectl(ctx, root, GinkgoWriter)
+	p.kubectl, err = project.Kubectl()
 	Expect(err).NotTo(HaveOccurred(), "no kubectl to give make install")
 	localbin := filepath.Join(root, ".cache", "lesson11", "bin")
 	Expect(os.MkdirAll(localbin, 0o755)).To(Succeed())

@@ -1,36 +1,27 @@
 package project
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-
-	"workshop.local/scripts/internal/cluster/binaries"
 )
 
-// Kubectl is a kubectl for a project's Makefile (make install pipes kustomize into
-// "$(KUBECTL)" apply): the one built with the local cluster, at the server's version, where it is
-// built; else one on PATH; else the local cluster's, built now (a few minutes; progress to out).
-func Kubectl(ctx context.Context, workspaceRoot string, out io.Writer) (string, error) {
-	bins, err := binaries.Default(workspaceRoot)
-	if err != nil {
-		return "", err
-	}
-	if built := bins.Path("kubectl"); isFile(built) {
-		return built, nil
-	}
-	if onPath, err := exec.LookPath("kubectl"); err == nil {
-		return onPath, nil
-	}
-	if _, err := bins.EnsureEnvtest(ctx, out); err != nil {
-		return "", fmt.Errorf("no kubectl on PATH, and building the workshop's failed: %w", err)
-	}
-	return bins.Path("kubectl"), nil
-}
+// KubectlEnv names the environment variable through which the tools give a lesson's specs the
+// kubectl to hand to the project's Makefile (make install pipes kustomize into "$(KUBECTL)"
+// apply). The tools find it before the specs start (the one built with the local cluster, at
+// the server's version; else one on PATH; else they build it), so a spec binary never holds the
+// cluster's builder.
+const KubectlEnv = "WORKSHOP_KUBECTL"
 
-func isFile(path string) bool {
-	info, err := os.Stat(path)
-	return err == nil && info.Mode().IsRegular()
+// Kubectl is the kubectl the tools named in KubectlEnv; run without them (go test by hand), one
+// on PATH.
+func Kubectl() (string, error) {
+	if named := os.Getenv(KubectlEnv); named != "" {
+		return named, nil
+	}
+	onPath, err := exec.LookPath("kubectl")
+	if err != nil {
+		return "", fmt.Errorf("no kubectl: %s is unset (make check sets it) and none is on PATH", KubectlEnv)
+	}
+	return onPath, nil
 }

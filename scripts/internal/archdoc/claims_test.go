@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -63,5 +64,30 @@ func TestEveryLessonSuiteUsesTheHarness(t *testing.T) {
 	}
 	if len(suites) < 10 {
 		t.Fatalf("only %d lesson suites found: have the lessons moved?", len(suites))
+	}
+}
+
+// TestSpecBinariesDoNotHoldTheClusterBuilder backs "no spec binary links" cluster/binaries: a
+// lesson's specs are given what they need by the tools (lesson 11's kubectl, in
+// WORKSHOP_KUBECTL), so none of the cluster's code, the builder of its binaries included, is
+// compiled into a learner's spec binary.
+func TestSpecBinariesDoNotHoldTheClusterBuilder(t *testing.T) {
+	lessons, err := filepath.Glob(filepath.Join("..", "..", "..", "lessons", "[0-9][0-9]-*"))
+	if err != nil || len(lessons) < 10 {
+		t.Fatalf("only %d lessons found (%v): have the lessons moved?", len(lessons), err)
+	}
+	for i, l := range lessons {
+		lessons[i] = "./" + filepath.ToSlash(l)
+	}
+	// -tags=workshop: lesson 11's spec files carry it; the other lessons have none to select.
+	args := append([]string{"list", "-deps", "-test", "-tags=workshop", "-f", "{{.ImportPath}}"}, lessons...)
+	out, err := exec.CommandContext(t.Context(), "go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", lessons, err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "workshop.local/scripts/internal/") {
+			t.Errorf("a lesson's specs link %s: the tools should hand the specs what they need (docs/authoring.md, lesson.yaml's kubectl)", pkg)
+		}
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"workshop.local/scripts/internal/cluster/binaries"
-	"workshop.local/scripts/internal/cluster/local"
 	"workshop.local/scripts/internal/cluster/lock"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/workspace"
@@ -301,8 +300,7 @@ func (p *kitProof) offlineEnv(deadProxy string) []string {
 }
 
 // stopCloneCluster stops the clone's cluster as a learner would (make cluster-down), then makes
-// sure directly: the same package stops whatever still runs from the clone's cluster folder,
-// which matches processes by that folder and the scratch cache's programs, never another cluster's.
+// sure: a program of the clone's cluster still running after it is an error, and is killed.
 func (p *kitProof) stopCloneCluster() {
 	dir := filepath.Join(p.clone, ".cluster")
 	if _, err := os.Stat(dir); err != nil {
@@ -313,13 +311,15 @@ func (p *kitProof) stopCloneCluster() {
 	if out, err := p.run(ctx, p.clone, "make", "cluster-down"); err != nil {
 		p.t.Errorf("stopping the clone's cluster: %v\n%s", err, text.Tail(out, 20, "    | "))
 	}
-	stopLocalCluster(p.t, dir, p.cloneBins)
+	for pid, name := range killClusterPrograms(dir, p.cloneBins.Dir) {
+		p.t.Errorf("%s (pid %d) still ran after make cluster-down", name, pid)
+	}
 }
 
 // removeAll stops a cluster left in the clone's folder, then removes the clone and both caches
 // (the module cache's files and folders are read-only: removeModCache makes them writable).
 func (p *kitProof) removeAll() {
-	stopLocalCluster(p.t, filepath.Join(p.clone, ".cluster"), p.cloneBins)
+	killClusterPrograms(filepath.Join(p.clone, ".cluster"), p.cloneBins.Dir)
 	for _, dir := range []string{p.clone, p.modCache, p.binCache} {
 		removeModCache(dir)
 		if _, err := os.Stat(dir); err == nil {
@@ -328,14 +328,15 @@ func (p *kitProof) removeAll() {
 	}
 }
 
-func stopLocalCluster(t *testing.T, dir string, bins binaries.Binaries) {
-	if _, err := os.Stat(dir); err != nil {
-		return
+// killClusterPrograms kills what still runs of the cluster in dir (clusterProgramPids: the
+// scratch cache's programs, never another cluster's) and returns what it killed. The clone is
+// removed next, so its data need not survive.
+func killClusterPrograms(dir, binDir string) map[int]string {
+	left := clusterProgramPids(dir, binDir)
+	for pid := range left {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	c := &local.Cluster{Dir: dir, Bins: bins, Out: tWriter{t}}
-	if err := c.Down(); err != nil {
-		t.Errorf("stopping the local cluster in %s: %v", dir, err)
-	}
+	return left
 }
 
 // clusterProgramPids are the processes of the cluster in dir: programs from binDir whose command
@@ -429,7 +430,7 @@ func (d *deadProxy) hits() []string {
 	return append([]string{}, d.requests...)
 }
 
-// tWriter sends the local package's and the lock's messages to the test log.
+// tWriter sends the lock's messages to the test log.
 type tWriter struct{ t *testing.T }
 
 func (w tWriter) Write(b []byte) (int, error) {

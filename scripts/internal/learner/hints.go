@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // A lesson's exercises are introduced by its README and hinted at by its hints file. The hints
@@ -27,7 +29,7 @@ import (
 //	### Hint 2: the API names
 //	...
 const (
-	ReadmeFile = "README.md"
+	ReadmeFile = lessons.ReadmeFile
 	HintsFile  = "hints.md"
 )
 
@@ -40,9 +42,8 @@ const (
 )
 
 var (
-	exerciseHeading = regexp.MustCompile(`^### (?:Exercise (\d+): |练习 (\d+)：)(.+)$`)
-	hintsExercise   = regexp.MustCompile(`^## (?:Exercise|练习) (\d+)(?:\s|$)`)
-	hintHeading     = regexp.MustCompile(`^### (?:Hint (\d+): |提示 (\d+)：)(.+)$`)
+	hintsExercise = regexp.MustCompile(`^## (?:Exercise|练习) (\d+)(?:\s|$)`)
+	hintHeading   = regexp.MustCompile(`^### (?:Hint (\d+): |提示 (\d+)：)(.+)$`)
 	// A README must not carry hint levels any more: one that does shows them to every reader.
 	foldedHint = regexp.MustCompile(`^<details><summary>Hint \d+:`)
 )
@@ -102,17 +103,16 @@ func number(m []string) int {
 	return n
 }
 
-// readExerciseTitles reads the README's "### Exercise N: title" headings, in order.
+// readExerciseTitles reads the README's "### Exercise N: title" headings, in order, as the
+// tools read a lesson's exercises (lessons.ReadExerciseHeadings).
 func readExerciseTitles(readme string) ([]ExerciseInfo, error) {
-	data, err := os.ReadFile(readme)
+	headings, err := lessons.ReadExerciseHeadings(readme)
 	if err != nil {
 		return nil, err
 	}
 	var list []ExerciseInfo
-	for _, line := range markdownLines(string(data)) {
-		if m := exerciseHeading.FindStringSubmatch(line); m != nil {
-			list = append(list, ExerciseInfo{Number: number(m), Title: m[3]})
-		}
+	for _, h := range headings {
+		list = append(list, ExerciseInfo{Number: h.Number, Title: h.Title})
 	}
 	return list, nil
 }
@@ -134,7 +134,7 @@ func readHints(path string) (map[int][]Hint, error) {
 		}
 		current, body = nil, nil
 	}
-	for _, line := range markdownLines(string(data)) {
+	for _, line := range lessons.MarkdownLines(string(data)) {
 		switch {
 		case hintsExercise.MatchString(line):
 			flush()
@@ -152,23 +152,6 @@ func readHints(path string) (map[int][]Hint, error) {
 	}
 	flush()
 	return hints, nil
-}
-
-// markdownLines splits text into lines, blanking the headings inside fenced code blocks so that
-// a "### ..." line in a code sample is never taken for a heading.
-func markdownLines(text string) []string {
-	lines := strings.Split(text, "\n")
-	fenced := false
-	for i, line := range lines {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			fenced = !fenced
-			continue
-		}
-		if fenced && strings.HasPrefix(line, "#") {
-			lines[i] = " " + line
-		}
-	}
-	return lines
 }
 
 // CheckHintMarkup is what `make test` asks of every lesson: the README names its exercises

@@ -26,7 +26,11 @@ type Lesson struct {
 	Dir         string   // absolute path of lessons/01-gvk-gvr
 	SolutionDir string   // absolute path of solutions/01-gvk-gvr
 	Manifest    Manifest // what lesson.yaml declares special about it (manifest.go)
+	Exercises   []int    // the README's exercises, in order (exercises.go)
 }
+
+// Root is the workspace the lesson is part of: lessons/NN-topic is two folders below it.
+func (l Lesson) Root() string { return filepath.Dir(filepath.Dir(l.Dir)) }
 
 var lessonDirName = regexp.MustCompile(`^(\d\d)-[a-z0-9-]+$`)
 
@@ -50,6 +54,7 @@ func Discover(root string) ([]Lesson, error) {
 		if l.Manifest, err = readManifest(l.Dir); err != nil {
 			return nil, err
 		}
+		l.Exercises = l.readExercises()
 		found = append(found, l)
 	}
 	sort.Slice(found, func(i, j int) bool { return found[i].Name < found[j].Name })
@@ -181,36 +186,6 @@ func OverlaidName(file string) string {
 		return base + "_overlaid_test.go"
 	}
 	return strings.TrimSuffix(file, ".go") + "_overlaid.go"
-}
-
-// ExercisesWithTODO lists the exercises that have a TODO marker in the learner files: what the
-// lesson asks of a learner, known without running anything.
-func (l Lesson) ExercisesWithTODO() []int {
-	var numbers []int
-	for n := 1; n < 100; n++ {
-		if file, _ := l.TODO(n); file != "" {
-			numbers = append(numbers, n)
-		}
-	}
-	return numbers
-}
-
-// TODO is where an exercise's edit point is: the first "TODO(exercise N)" in a learner file.
-func (l Lesson) TODO(exercise int) (file string, line int) {
-	marker := fmt.Sprintf("TODO(exercise %d)", exercise)
-	files, _ := l.EditableFiles()
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(l.Dir, f))
-		if err != nil {
-			continue
-		}
-		for i, text := range strings.Split(string(data), "\n") {
-			if strings.Contains(text, marker) {
-				return f, i + 1
-			}
-		}
-	}
-	return "", 0
 }
 
 // ToolsModule is the lesson's own module of pinned tools, tools/go.mod (lesson 10: controller-gen

@@ -55,6 +55,10 @@ type Manifest struct {
 	// Ctrl-C and once with kill -9, and to prove that nothing is left behind: no process, no
 	// listener, no namespace, no admission object (lesson 11's make run, lesson 12's webhooks).
 	Interrupt *Interrupt `json:"interrupt,omitempty"`
+	// Kubectl says the lesson's specs hand a kubectl to a program they run (lesson 11's make
+	// install): the tools find one before the specs start and name it in WORKSHOP_KUBECTL
+	// (scripts/project), so the specs never build one themselves.
+	Kubectl bool `json:"kubectl,omitempty"`
 }
 
 // Interrupt is the run make test interrupts: the specs of Exercise (0: all of them), stopped

@@ -15,6 +15,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/project"
@@ -78,8 +79,12 @@ func Execute(ctx context.Context, r Run) (Result, error) {
 		args = append(args, fmt.Sprintf("-ginkgo.label-filter=exercise-%d", r.Exercise))
 	}
 	args = append(args, r.ExtraArgs...)
+	env, err := r.env(ctx)
+	if err != nil {
+		return Result{}, err
+	}
 	cmd := subprocess.Command(ctx, "go", args...)
-	cmd.Dir, cmd.Env = r.Lesson.Dir, r.env()
+	cmd.Dir, cmd.Env = r.Lesson.Dir, env
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
 	runErr := cmd.Run() // failing specs exit non-zero: the report says what happened
 	return resultOf(ctx, runErr, report)
@@ -131,23 +136,30 @@ func ExecuteCompiled(ctx context.Context, r Run, binary string) (Result, error) 
 	if err := os.MkdirAll(r.ReportDir, 0o755); err != nil {
 		return Result{}, err
 	}
-	runErr := r.Command(ctx, binary, report).Run()
-	return resultOf(ctx, runErr, report)
+	cmd, err := r.Command(ctx, binary, report)
+	if err != nil {
+		return Result{}, err
+	}
+	return resultOf(ctx, cmd.Run(), report)
 }
 
 // Command is the command ExecuteCompiled runs: binary with r's exercise filter, writing its
 // Ginkgo JSON report to report, in the lesson's folder, ended with ctx (package subprocess).
-func (r Run) Command(ctx context.Context, binary, report string) *exec.Cmd {
+func (r Run) Command(ctx context.Context, binary, report string) (*exec.Cmd, error) {
 	// go test's default 10 minute limit, which a binary run by hand does not have.
 	args := []string{"-test.timeout=10m", "-ginkgo.json-report=" + report}
 	if r.Exercise > 0 {
 		args = append(args, fmt.Sprintf("-ginkgo.label-filter=exercise-%d", r.Exercise))
 	}
 	args = append(args, r.ExtraArgs...)
+	env, err := r.env(ctx)
+	if err != nil {
+		return nil, err
+	}
 	cmd := subprocess.Command(ctx, binary, args...)
-	cmd.Dir, cmd.Env = r.Lesson.Dir, r.env()
+	cmd.Dir, cmd.Env = r.Lesson.Dir, env
 	cmd.Stdout, cmd.Stderr = r.Output, r.Output
-	return cmd
+	return cmd, nil
 }
 
 func readReport(path string) (Result, error) {
@@ -324,14 +336,28 @@ func withoutTypeAnnotation(line string) string {
 // generated) use the same overlay, so they see the code the rest of the binary was built from.
 const OverlayEnv = project.OverlayEnv
 
-// env is the specs' environment: this process's, r.Env, and the overlay's absolute path when there is one.
-func (r Run) env() []string {
+// env is the specs' environment: this process's, r.Env, the overlay's absolute path when there
+// is one, and the kubectl the lesson's programs need when its lesson.yaml says so (found, or
+// built, here: a spec binary never holds the cluster's builder).
+func (r Run) env(ctx context.Context) ([]string, error) {
 	env := append(os.Environ(), r.Env...)
-	if r.OverlayFile == "" {
-		return env
-	}
-	if abs, err := filepath.Abs(r.OverlayFile); err == nil {
+	if r.OverlayFile != "" {
+		abs, err := filepath.Abs(r.OverlayFile)
+		if err != nil {
+			return nil, err
+		}
 		env = append(env, OverlayEnv+"="+abs)
 	}
-	return env
+	if !r.Lesson.Manifest.Kubectl {
+		return env, nil
+	}
+	out := r.Output
+	if out == nil {
+		out = io.Discard
+	}
+	kubectl, err := binaries.Kubectl(ctx, r.Lesson.Root(), out)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %s's specs need a kubectl: %w", r.Lesson.Number, err)
+	}
+	return append(env, project.KubectlEnv+"="+kubectl), nil
 }

@@ -246,8 +246,7 @@ func runProjectSpecs(ctx context.Context, dir string, l lessons.Lesson, name str
 // envtestAssets is the folder of etcd, kube-apiserver and kubectl for KUBEBUILDER_ASSETS, from the
 // local cluster's build (built first if it is missing: make envtest-assets does the same).
 func envtestAssets(ctx context.Context, l lessons.Lesson) (string, error) {
-	root := filepath.Dir(filepath.Dir(l.Dir))
-	bins, err := binaries.Default(root)
+	bins, err := binaries.Default(l.Root())
 	if err != nil {
 		return "", err
 	}

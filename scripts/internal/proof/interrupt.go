@@ -96,8 +96,11 @@ func (r interruptRun) prove(ctx context.Context, way string, stop func(context.C
 	defer log.Close()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := lessons.Run{Lesson: r.lesson, Exercise: r.interrupt.Exercise, OverlayFile: r.overlay, Output: log,
+	cmd, err := lessons.Run{Lesson: r.lesson, Exercise: r.interrupt.Exercise, OverlayFile: r.overlay, Output: log,
 		ExtraArgs: []string{"-ginkgo.no-color"}}.Command(runCtx, r.binary, filepath.Join(r.dir, "report.json"))
+	if err != nil {
+		return "", err
+	}
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}

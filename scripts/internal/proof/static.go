@@ -19,6 +19,7 @@ func (t *tester) staticChecks() []check {
 		{"gofmt", t.gofmt},
 		{"go vet, every module", t.vetModules},
 		{"no deprecated API in lessons, solutions, harness and tools", t.noDeprecatedAPI},
+		{"every lesson's exercises are its README's, each with a TODO marker", t.exercisesAgree},
 		{"every wrong solution and broken operator applies to its reference solution", t.patchesApply},
 		{"docs/mistakes.md lists every wrong solution", t.mistakesCurrent},
 		{"lessons/specs.sha256 lists every spec and support file as shipped", t.sumsCurrent},
@@ -26,6 +27,21 @@ func (t *tester) staticChecks() []check {
 		{"generated files (make generate) are current, for starters and solutions", t.generatedCurrent},
 		{"scaffolded lessons are what their pinned CLI makes", t.scaffoldsCurrent},
 	}
+}
+
+// exercisesAgree compares, for every lesson, the exercises its README introduces with the TODO
+// markers in its learner files (lessons.CheckExercises).
+func (t *tester) exercisesAgree(context.Context) (string, error) {
+	var problems []string
+	n := 0
+	for _, l := range t.lessons {
+		problems = append(problems, l.CheckExercises()...)
+		n += len(l.Exercises)
+	}
+	if len(problems) > 0 {
+		return "", errors.New(strings.Join(problems, "\n"))
+	}
+	return fmt.Sprintf("%d exercises in %d lessons", n, len(t.lessons)), nil
 }
 
 // scaffoldsCurrent runs each scaffolded lesson's CLI again (lesson 11: kubebuilder init and

@@ -374,7 +374,7 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, q
 		return false, err
 	}
 	if only == "" {
-		for _, s := range tooFew(l, list, l.ExercisesWithTODO()) {
+		for _, s := range tooFew(l, list, l.Exercises) {
 			fmt.Println("  " + s)
 		}
 	}
