@@ -53,7 +53,7 @@ func testWrongCommand() *cobra.Command {
 func mistakesCommand() *cobra.Command {
 	return asMake(&cobra.Command{
 		Use:   "mistakes",
-		Short: "Write docs/mistakes.md, the instructors' list of common mistakes, from the wrong solutions",
+		Short: "Write docs/mistakes.md and its Chinese, the instructors' list of common mistakes, from the wrong solutions",
 		Args:  cobra.NoArgs,
 		RunE: rooted(func(_ *cobra.Command, root string) (bool, error) {
 			return proof.WriteMistakes(root)

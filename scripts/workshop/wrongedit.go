@@ -32,9 +32,11 @@ func editDir(root string, l lessons.Lesson, kind lessons.PatchKind, name string)
 func headerTemplate(kind lessons.PatchKind, exercise int) string {
 	if kind == lessons.BrokenKind {
 		return "Broken: <the kind of behaviour it gets wrong: all a learner is told>.\n" +
+			"缺陷：<the same sentence in Simplified Chinese, with the terms of docs/glossary.zh-CN.md>。\n" +
 			"<How it is broken, for maintainers. One or more lines.>\n"
 	}
 	return fmt.Sprintf("Wrong (exercise %d): <the mistake, one sentence, in the learner's words>.\n", exercise) +
+		fmt.Sprintf("错误（练习 %d）：<the same sentence in Simplified Chinese, with the terms of docs/glossary.zh-CN.md>。\n", exercise) +
 		"<Why it is wrong: what breaks in a real controller. One or more lines.>\n"
 }
 

@@ -18,15 +18,16 @@ func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
 	write(t, filepath.Join(l.Dir, "demo_test.go"), "package demo\n")
 	write(t, filepath.Join(l.SolutionDir, "demo_test.go"), "package demo\n")
-	good := brokenOf("Broken: it does nothing.\nHow: every function is empty.")
+	good := brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow: every function is empty.")
 	cases := map[string]struct{ content, problem string }{
 		"fine":         {good, ""},
 		"Not-Kebab":    {good, "kebab-case"},
 		"not-operator": {strings.ReplaceAll(good, "demo.go", "other.go"), "not a learner-editable file"},
 		"a-spec-file":  {strings.ReplaceAll(good, "demo.go", "demo_test.go"), "a spec file"},
-		"wrong-header": {brokenOf("Wrong (exercise 1): it does nothing.\nHow."), "the first line must be `Broken: "},
-		"no-why":       {brokenOf("Broken: it does nothing."), "more lines must say why"},
-		"empty-diff":   {"Broken: it does nothing.\nHow: it does not.\n\n", "changes 0"},
+		"wrong-header": {brokenOf("Wrong (exercise 1): it does nothing.\n错误（练习 1）：它什么也不做。\nHow."), "the first line must be `Broken: "},
+		"no-why":       {brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。"), "more lines must say why"},
+		"no-chinese":   {brokenOf("Broken: it does nothing.\nHow."), "the second line must be the first in Simplified Chinese, `缺陷："},
+		"empty-diff":   {"Broken: it does nothing.\n缺陷：它什么也不做。\nHow: it does not.\n\n", "changes 0"},
 	}
 	for name, c := range cases {
 		write(t, filepath.Join(l.SolutionDir, "broken", name+PatchExt), c.content)
@@ -65,7 +66,7 @@ func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 // exercise asks the learner for specs: it is reported rather than silently proving nothing.
 func TestABrokenOperatorOfALessonWithoutOwnSpecsIsReported(t *testing.T) {
 	l := fakeLesson(t)
-	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\nHow."))
+	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow."))
 	list, _ := l.BrokenOperators()
 	if len(list) != 1 || !strings.Contains(list[0].Problem, "no own-specs exercise") {
 		t.Fatalf("want the missing ownSpecs reported, got %+v", list)
@@ -77,7 +78,7 @@ func TestABrokenOperatorOfALessonWithoutOwnSpecsIsReported(t *testing.T) {
 func TestABrokenOperatorThatNoLongerAppliesIsReported(t *testing.T) {
 	l := fakeLesson(t)
 	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
-	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\nHow."))
+	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow."))
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package moved\n")
 	list, _ := l.BrokenOperators()
 	_, err := l.Apply(list[0], t.TempDir())
@@ -93,7 +94,7 @@ func TestABrokenOperatorThatNoLongerAppliesIsReported(t *testing.T) {
 func TestAPatchThatChangesNothingIsRefused(t *testing.T) {
 	l := fakeLesson(t)
 	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
-	noop := "Broken: it does nothing.\nHow.\n\n--- a/demo.go\n+++ b/demo.go\n@@ -1 +1 @@\n-package demo\n+package demo\n"
+	noop := "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n\n--- a/demo.go\n+++ b/demo.go\n@@ -1 +1 @@\n-package demo\n+package demo\n"
 	write(t, filepath.Join(l.SolutionDir, "broken", "noop"+PatchExt), noop)
 	list, _ := l.BrokenOperators()
 	if _, err := l.Apply(list[0], t.TempDir()); err == nil || !strings.Contains(err.Error(), "changes nothing") {
@@ -107,7 +108,7 @@ func TestAPatchThatChangesNothingIsRefused(t *testing.T) {
 func TestAPatchAppliesFromARelativePath(t *testing.T) {
 	l := fakeLesson(t)
 	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
-	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\nHow."))
+	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow."))
 	root := filepath.Dir(filepath.Dir(l.Dir))
 	t.Chdir(root)
 	l.Dir, l.SolutionDir = filepath.Join("lessons", "01-demo"), filepath.Join("solutions", "01-demo")

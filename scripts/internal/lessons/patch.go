@@ -13,9 +13,11 @@ import (
 )
 
 // Patch is one mistake kept as a small unified diff of one reference solution file, after a
-// header that says what the mistake is and why it matters:
+// header that says what the mistake is (in English, then in Simplified Chinese: docs/mistakes.md
+// is written in both languages from it) and why it matters (in English, for maintainers):
 //
 //	Wrong (exercise 3): it asks the mapper once and never resets it, so ...
+//	错误（练习 3）：它只询问一次映射器，从不重置，所以……
 //	The deferred mapper reads discovery once and keeps the answer; ...
 //
 //	--- a/mapper.go
@@ -34,23 +36,29 @@ type Patch struct {
 	Path     string // absolute path of the .patch file
 	Exercise int    // a wrong solution's, from its header; a broken operator's is the own-specs one
 	Summary  string // the header's sentence without its dot: the mistake, or the behaviour it gets wrong
+	Chinese  string // the same sentence in Simplified Chinese, from the header's second line, without its 。
 	Why      string // the header's other lines, for maintainers
 	Problem  string // why it cannot be proven (bad name or header); "" when it is well-formed
 }
 
-// PatchKind is one folder of patches in a lesson's solution: its name, the first line of its
-// patches' headers, and the make variable that names one of them.
+// PatchKind is one folder of patches in a lesson's solution: its name, the first two lines of
+// its patches' headers (English, then Chinese), and the make variable that names one of them.
 type PatchKind struct {
-	Dir     string // "wrong" or "broken", below the solution folder
-	Form    string // the header's first line, as an author writes it
-	MakeVar string // WRONG or BROKEN, for make wrong-edit
-	first   *regexp.Regexp
+	Dir           string // "wrong" or "broken", below the solution folder
+	Form          string // the header's first line, as an author writes it
+	ChineseForm   string // its second line: the first in Simplified Chinese
+	MakeVar       string // WRONG or BROKEN, for make wrong-edit
+	first, second *regexp.Regexp
 }
 
-// The two kinds of patch. A wrong solution's first line names its exercise.
+// The two kinds of patch. A wrong solution's first two lines name its exercise, the same one.
 var (
-	WrongKind  = PatchKind{"wrong", "Wrong (exercise N): <the mistake, one sentence>.", "WRONG", regexp.MustCompile(`^Wrong \(exercise (\d+)\): (.+)\.$`)}
-	BrokenKind = PatchKind{"broken", "Broken: <the kind of behaviour it gets wrong>.", "BROKEN", regexp.MustCompile(`^Broken: (.+)\.$`)}
+	WrongKind = PatchKind{"wrong",
+		"Wrong (exercise N): <the mistake, one sentence>.", "错误（练习 N）：<同一句话的简体中文>。", "WRONG",
+		regexp.MustCompile(`^Wrong \(exercise (\d+)\): (.+)\.$`), regexp.MustCompile(`^错误（练习 (\d+)）：(.*\p{Han}.*)。$`)}
+	BrokenKind = PatchKind{"broken",
+		"Broken: <the kind of behaviour it gets wrong>.", "缺陷：<同一句话的简体中文>。", "BROKEN",
+		regexp.MustCompile(`^Broken: (.+)\.$`), regexp.MustCompile(`^缺陷：(.*\p{Han}.*)。$`)}
 )
 
 // PatchExt names a patch's file.
@@ -139,26 +147,21 @@ func (l Lesson) fitsItsExercise(p *Patch) string {
 	return ""
 }
 
-// readHeader checks the patch's opening: its kind's first line, at least one more line saying
-// why, a blank line, then the diff of exactly one file.
+// readHeader checks the patch's opening: its kind's first line, the same in Chinese, at least
+// one more line saying why, a blank line, then the diff of exactly one file.
 func (p *Patch) readHeader(text string) error {
 	lines := strings.Split(text, "\n")
-	m := p.Kind.first.FindStringSubmatch(lines[0])
-	if m == nil {
-		return fmt.Errorf("the first line must be `%s`, it is %q", p.Kind.Form, lines[0])
+	if err := p.readSummaries(lines); err != nil {
+		return err
 	}
-	p.Summary = m[len(m)-1]
-	if p.Kind == WrongKind {
-		p.Exercise, _ = strconv.Atoi(m[1])
-	}
-	i := 1
+	i := 2
 	for i < len(lines) && strings.TrimSpace(lines[i]) != "" && !strings.HasPrefix(lines[i], "--- ") {
 		i++
 	}
-	if i == 1 {
-		return fmt.Errorf("after the first line, more lines must say why it is wrong (what breaks in a real controller)")
+	if i == 2 {
+		return fmt.Errorf("after the first two lines, more lines must say why it is wrong (what breaks in a real controller)")
 	}
-	p.Why = strings.Join(lines[1:i], "\n")
+	p.Why = strings.Join(lines[2:i], "\n")
 	if i >= len(lines) || lines[i] != "" {
 		return fmt.Errorf("the header must end with a blank line before the diff")
 	}
@@ -175,11 +178,37 @@ func (p *Patch) readHeader(text string) error {
 	return nil
 }
 
-// Header is the patch's header as its author wrote it: the first line, then why.
-func (p Patch) Header() string {
-	first := "Broken: " + p.Summary + ".\n"
+// readSummaries reads the header's first line and its Chinese second line: the same kind and,
+// for a wrong solution, the same exercise.
+func (p *Patch) readSummaries(lines []string) error {
+	m := p.Kind.first.FindStringSubmatch(lines[0])
+	if m == nil {
+		return fmt.Errorf("the first line must be `%s`, it is %q", p.Kind.Form, lines[0])
+	}
+	p.Summary = m[len(m)-1]
 	if p.Kind == WrongKind {
-		first = fmt.Sprintf("Wrong (exercise %d): %s.\n", p.Exercise, p.Summary)
+		p.Exercise, _ = strconv.Atoi(m[1])
+	}
+	second := ""
+	if len(lines) > 1 {
+		second = lines[1]
+	}
+	zh := p.Kind.second.FindStringSubmatch(second)
+	if zh == nil {
+		return fmt.Errorf("the second line must be the first in Simplified Chinese, `%s` (docs/authoring.md), it is %q", p.Kind.ChineseForm, second)
+	}
+	if p.Kind == WrongKind && zh[1] != m[1] {
+		return fmt.Errorf("the Chinese line names exercise %s, the English line exercise %s", zh[1], m[1])
+	}
+	p.Chinese = zh[len(zh)-1]
+	return nil
+}
+
+// Header is the patch's header as its author wrote it: the first line, its Chinese, then why.
+func (p Patch) Header() string {
+	first := "Broken: " + p.Summary + ".\n缺陷：" + p.Chinese + "。\n"
+	if p.Kind == WrongKind {
+		first = fmt.Sprintf("Wrong (exercise %d): %s.\n错误（练习 %d）：%s。\n", p.Exercise, p.Summary, p.Exercise, p.Chinese)
 	}
 	return first + p.Why + "\n"
 }

@@ -38,7 +38,7 @@ func patchOf(header string) string {
 // reason rather than dropped or run, and a well-formed one is read, applied and overlaid.
 func TestWrongSolutionsAreValidated(t *testing.T) {
 	l := fakeLesson(t)
-	const header = "Wrong (exercise 1): it does nothing.\nWhy that is wrong."
+	const header = "Wrong (exercise 1): it does nothing.\n错误（练习 1）：它什么也不做。\nWhy that is wrong."
 	good := patchOf(header)
 	cases := map[string]struct{ content, problem string }{
 		"fine":             {good, ""},
@@ -46,10 +46,13 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 		"not-editable":     {strings.ReplaceAll(good, "demo.go", "other.go"), "not a learner-editable file"},
 		"bad-first-line":   {patchOf("Wrong: it does nothing.\nWhy."), "the first line must be"},
 		"no-dot":           {patchOf("Wrong (exercise 1): it does nothing\nWhy."), "the first line must be"},
-		"no-why":           {patchOf("Wrong (exercise 1): it does nothing."), "more lines must say why"},
+		"no-why":           {patchOf("Wrong (exercise 1): it does nothing.\n错误（练习 1）：它什么也不做。"), "more lines must say why"},
+		"no-chinese":       {patchOf("Wrong (exercise 1): it does nothing.\nWhy."), "the second line must be the first in Simplified Chinese"},
+		"chinese-in-latin": {patchOf("Wrong (exercise 1): it does nothing.\n错误（练习 1）：it does nothing。\nWhy."), "the second line must be"},
+		"other-exercise":   {patchOf("Wrong (exercise 1): it does nothing.\n错误（练习 2）：它什么也不做。\nWhy."), "names exercise 2, the English line exercise 1"},
 		"no-blank-line":    {strings.Replace(good, "\n\n---", "\n---", 1), "blank line before the diff"},
 		"two-files":        {good + "--- a/demo.go\n+++ b/demo.go\n", "exactly one file"},
-		"no-such-exercise": {strings.Replace(good, "exercise 1", "exercise 7", 1), "has no exercise 7"},
+		"no-such-exercise": {strings.Replace(strings.Replace(good, "exercise 1", "exercise 7", 1), "练习 1", "练习 7", 1), "has no exercise 7"},
 	}
 	for name, c := range cases {
 		write(t, filepath.Join(l.WrongDir(), name+PatchExt), c.content)
@@ -74,8 +77,8 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 		case !strings.Contains(w.Problem, c.problem):
 			t.Errorf("%s: want a problem containing %q, got %q", w.Name, c.problem, w.Problem)
 		}
-		if w.Name == "fine" && (w.Exercise != 1 || w.Summary != "it does nothing" || w.File != "demo.go") {
-			t.Errorf("fine: want exercise 1, the mistake and demo.go read, got %d %q %q", w.Exercise, w.Summary, w.File)
+		if w.Name == "fine" && (w.Exercise != 1 || w.Summary != "it does nothing" || w.Chinese != "它什么也不做" || w.File != "demo.go") {
+			t.Errorf("fine: want exercise 1, the mistake in both languages and demo.go read, got %d %q %q %q", w.Exercise, w.Summary, w.Chinese, w.File)
 		}
 	}
 	fine := list[slices.IndexFunc(list, func(w Patch) bool { return w.Name == "fine" })]
@@ -94,7 +97,7 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 // with the reference's name and the way to remake it, instead of proving something else.
 func TestAPatchThatNoLongerAppliesIsReported(t *testing.T) {
 	l := fakeLesson(t)
-	write(t, filepath.Join(l.WrongDir(), "fine"+PatchExt), patchOf("Wrong (exercise 1): it does nothing.\nWhy."))
+	write(t, filepath.Join(l.WrongDir(), "fine"+PatchExt), patchOf("Wrong (exercise 1): it does nothing.\n错误（练习 1）：它什么也不做。\nWhy."))
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package other\n")
 	list, _ := l.WrongSolutions()
 	_, err := l.Apply(list[0], t.TempDir())
@@ -110,7 +113,8 @@ func TestPatchTextRoundTrips(t *testing.T) {
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\nfunc A() int { return 1 }\n")
 	edited := filepath.Join(t.TempDir(), "demo.go")
 	write(t, edited, "package demo\n\nfunc A() int { return 2 }\n")
-	patch, err := l.PatchText("Wrong (exercise 1): it returns 2.\nA caller counting on 1 breaks.\n", "demo.go", edited)
+	const header = "Wrong (exercise 1): it returns 2.\n错误（练习 1）：它返回 2。\nA caller counting on 1 breaks.\n"
+	patch, err := l.PatchText(header, "demo.go", edited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +123,9 @@ func TestPatchTextRoundTrips(t *testing.T) {
 	if len(list) != 1 || list[0].Problem != "" || list[0].File != "demo.go" {
 		t.Fatalf("the written patch should read back as a well-formed wrong solution, got %+v\n%s", list, patch)
 	}
+	if list[0].Header() != header {
+		t.Fatalf("the header should read back as written (make wrong-edit starts from it):\nwant %q\ngot  %q", header, list[0].Header())
+	}
 	applied, err := l.Apply(list[0], t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +133,7 @@ func TestPatchTextRoundTrips(t *testing.T) {
 	if data, _ := os.ReadFile(applied); string(data) != "package demo\n\nfunc A() int { return 2 }\n" {
 		t.Fatalf("applied: %q", data)
 	}
-	if _, err := l.PatchText("Wrong (exercise 1): x.\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
+	if _, err := l.PatchText("Wrong (exercise 1): x.\n错误（练习 1）：它什么也不做。\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
 		t.Fatal("a copy equal to the reference should be refused")
 	}
 }

@@ -19,7 +19,7 @@ func specsLesson(t *testing.T, broken bool) lessons.Lesson {
 		filepath.Join(l.SolutionDir, "op.go"): "package demo\n",
 	}
 	if broken {
-		files[filepath.Join(l.SolutionDir, "broken", "lazy.patch")] = "Broken: it does nothing.\nEvery function is empty.\n\n--- a/op.go\n+++ b/op.go\n@@ -1 +1 @@\n-package demo\n+package demo // lazy\n"
+		files[filepath.Join(l.SolutionDir, "broken", "lazy.patch")] = "Broken: it does nothing.\n缺陷：它什么也不做。\nEvery function is empty.\n\n--- a/op.go\n+++ b/op.go\n@@ -1 +1 @@\n-package demo\n+package demo // lazy\n"
 		l.Manifest.OwnSpecs = &lessons.OwnSpecs{Exercise: 6, File: "my_specs_test.go"}
 	}
 	for path, content := range files {

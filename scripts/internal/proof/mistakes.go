@@ -3,53 +3,90 @@ package proof
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"workshop.local/scripts/internal/lessons"
 )
 
-// mistakesDoc is the instructors' list of common mistakes. It is written from the headers of
-// the wrong solutions (`make mistakes`), so it names exactly the mistakes `make test` proves the
-// specs catch, and cannot drift from them: a static check compares the two.
-const mistakesDoc = "docs/mistakes.md"
+// mistakesDoc is the instructors' list of common mistakes, in English and Simplified Chinese.
+// Both are written from the headers of the wrong solutions (`make mistakes`), so they name
+// exactly the mistakes `make test` proves the specs catch, and cannot drift from them: a static
+// check compares them.
+const (
+	mistakesDoc        = "docs/mistakes.md"
+	mistakesDocChinese = "docs/mistakes.zh-CN.md"
+)
 
-// renderMistakes writes the list: per lesson and exercise, each mistake and its folder.
-func renderMistakes(root string) ([]byte, error) {
+// mistakesWords are the sentences of one language's list; each header's sentence comes from the
+// patch (its first line in English, its second in Chinese).
+type mistakesWords struct {
+	title, intro, lesson, exercise, brokenIntro string
+	summary                                     func(lessons.Patch) string
+	line                                        string // the sentence, the patch's folder/name, its file
+}
+
+var (
+	englishMistakes = mistakesWords{
+		title: "# Common mistakes, per exercise\n\nEnglish | [简体中文](mistakes.zh-CN.md)\n\n",
+		intro: "Written by `make mistakes` from the wrong solutions in `solutions/NN-topic/wrong/`; do not edit\n" +
+			"by hand. Each line is a mistake learners make, kept as a wrong solution that `make test` proves\n" +
+			"the exercise's specs catch. The patch says why it is wrong: walk the room through one\n" +
+			"when many learners are stuck on the same exercise.\n",
+		lesson:      "\n## Lesson %s (`%s`)\n",
+		exercise:    "\nExercise %d:\n\n",
+		brokenIntro: "The learner's specs must catch each broken operator (its patch says how it is broken):\n\n",
+		summary:     func(p lessons.Patch) string { return sentence(p.Summary) + "." },
+		line:        "- %s (`%s/%s.patch`, in %s)\n",
+	}
+	chineseMistakes = mistakesWords{
+		title: "# 常见错误（按练习）\n\n[English](mistakes.md) | 简体中文\n\n",
+		intro: "本页由 `make mistakes` 根据 `solutions/NN-topic/wrong/` 中的错误解答生成，请勿手工编辑。\n" +
+			"每一行是学员会犯的一个错误，都保存为一个错误解答，`make test` 证明该练习的 spec 能抓出它。\n" +
+			"patch 文件（英文）说明它错在哪里：很多学员卡在同一个练习上时，可以带全班过一遍其中一个。\n",
+		lesson:      "\n## 第 %s 课（`%s`）\n",
+		exercise:    "\n练习 %d：\n\n",
+		brokenIntro: "学员自己的 spec 必须抓出每一个有缺陷的 Operator（它的 patch 说明缺陷在哪里）：\n\n",
+		summary:     func(p lessons.Patch) string { return p.Chinese + "。" },
+		line:        "- %s（`%s/%s.patch`，在 %s 中）\n",
+	}
+)
+
+// renderMistakes writes the list in one language: per lesson and exercise, each mistake and its
+// patch.
+func renderMistakes(root string, words mistakesWords) ([]byte, error) {
 	all, err := lessons.Discover(root)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	b.WriteString("# Common mistakes, per exercise\n\n")
-	b.WriteString("Written by `make mistakes` from the wrong solutions in `solutions/NN-topic/wrong/`; do not edit\n")
-	b.WriteString("by hand. Each line is a mistake learners make, kept as a wrong solution that `make test` proves\n")
-	b.WriteString("the exercise's specs catch. The patch says why it is wrong: walk the room through one\n")
-	b.WriteString("when many learners are stuck on the same exercise.\n")
+	b.WriteString(words.title + words.intro)
 	for _, l := range all {
 		list, err := l.WrongSolutions()
 		if err != nil {
 			return nil, err
 		}
-		writeLessonMistakes(&b, l, list)
+		writeLessonMistakes(&b, words, l, list)
 	}
 	return b.Bytes(), nil
 }
 
-func writeLessonMistakes(b *bytes.Buffer, l lessons.Lesson, list []lessons.Patch) {
+func writeLessonMistakes(b *bytes.Buffer, words mistakesWords, l lessons.Lesson, list []lessons.Patch) {
 	if len(list) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n## Lesson %s (`%s`)\n", l.Number, l.Name)
-	for _, n := range l.ExercisesWithTODO() {
-		fmt.Fprintf(b, "\nExercise %d:\n\n", n)
-		writeBrokenOperators(b, l, n)
+	fmt.Fprintf(b, words.lesson, l.Number, l.Name)
+	for _, n := range l.Exercises {
+		fmt.Fprintf(b, words.exercise, n)
+		writeBrokenOperators(b, words, l, n)
 		for _, w := range list {
 			if w.Problem == "" && w.Exercise == n {
-				fmt.Fprintf(b, "- %s. (`wrong/%s.patch`, in %s)\n", sentence(w.Summary), w.Name, w.File)
+				fmt.Fprintf(b, words.line, words.summary(w), w.Kind.Dir, w.Name, w.File)
 			}
 		}
 	}
@@ -58,44 +95,67 @@ func writeLessonMistakes(b *bytes.Buffer, l lessons.Lesson, list []lessons.Patch
 // writeBrokenOperators lists what the learner's own specs must catch in a "write your own
 // specs" exercise: the broken operators of solutions/NN-topic/broken/, by the behaviour each
 // gets wrong.
-func writeBrokenOperators(b *bytes.Buffer, l lessons.Lesson, exercise int) {
+func writeBrokenOperators(b *bytes.Buffer, words mistakesWords, l lessons.Lesson, exercise int) {
 	broken, _ := l.BrokenOperators()
 	if !l.IsOwnSpecs(exercise) || len(broken) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "The learner's specs must catch each broken operator (its patch says how it is broken):\n\n")
+	b.WriteString(words.brokenIntro)
 	for _, o := range broken {
 		if o.Problem == "" {
-			fmt.Fprintf(b, "- %s. (`broken/%s.patch`, in %s)\n", sentence(o.Summary), o.Name, o.File)
+			fmt.Fprintf(b, words.line, words.summary(o), o.Kind.Dir, o.Name, o.File)
 		}
 	}
 }
 
+// renderBothMistakes is the list in English and its Chinese, which names the English it was
+// written beside (the header every translation carries, so the translation checks read it as
+// current).
+func renderBothMistakes(root string) (english, chinese []byte, err error) {
+	if english, err = renderMistakes(root, englishMistakes); err != nil {
+		return nil, nil, err
+	}
+	body, err := renderMistakes(root, chineseMistakes)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum := sha256.Sum256(english)
+	header := fmt.Sprintf("<!-- l10n: source=%s sha256=%x -->\n", path.Base(mistakesDoc), sum)
+	return english, append([]byte(header), body...), nil
+}
+
 // WriteMistakes is `make mistakes`.
 func WriteMistakes(root string) (bool, error) {
-	data, err := renderMistakes(root)
+	english, chinese, err := renderBothMistakes(root)
 	if err != nil {
 		return false, err
 	}
-	path := filepath.Join(root, mistakesDoc)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return false, err
+	for doc, data := range map[string][]byte{mistakesDoc: english, mistakesDocChinese: chinese} {
+		if err := os.WriteFile(filepath.Join(root, doc), data, 0o644); err != nil {
+			return false, err
+		}
 	}
-	fmt.Printf("wrote %s (%d lines)\n", mistakesDoc, bytes.Count(data, []byte("\n")))
+	fmt.Printf("wrote %s and %s (%d lines each)\n", mistakesDoc, mistakesDocChinese, bytes.Count(english, []byte("\n")))
 	return true, nil
 }
 
-// mistakesCurrent is the static check that the instructors' list matches the wrong solutions.
+// mistakesCurrent is the static check that the instructors' list, in both languages, matches
+// the wrong solutions.
 func (t *tester) mistakesCurrent(context.Context) (string, error) {
-	want, err := renderMistakes(t.root)
+	english, chinese, err := renderBothMistakes(t.root)
 	if err != nil {
 		return "", err
 	}
-	have, err := os.ReadFile(filepath.Join(t.root, mistakesDoc))
-	if err != nil || !bytes.Equal(have, want) {
-		return "", errors.New(mistakesDoc + " does not list the current wrong solutions: run `make mistakes` and commit it")
+	for _, doc := range []struct {
+		path string
+		want []byte
+	}{{mistakesDoc, english}, {mistakesDocChinese, chinese}} {
+		have, err := os.ReadFile(filepath.Join(t.root, doc.path))
+		if err != nil || !bytes.Equal(have, doc.want) {
+			return "", errors.New(doc.path + " does not list the current wrong solutions: run `make mistakes` and commit it")
+		}
 	}
-	return fmt.Sprintf("%d mistakes listed", strings.Count(string(want), "\n- ")), nil
+	return fmt.Sprintf("%d mistakes listed, in English and Chinese", strings.Count(string(english), "\n- ")), nil
 }
 
 // sentence capitalizes the header's first letter: headers read "it does X" after their colon.

@@ -21,11 +21,11 @@ func TestPatchesThatDoNotApplyAreNamed(t *testing.T) {
 	files := map[string]string{
 		filepath.Join(l.Dir, "op.go"):                           "package demo\n\n// TODO(exercise 1): do it.\n",
 		filepath.Join(l.SolutionDir, "op.go"):                   "package demo\n",
-		filepath.Join(l.WrongDir(), "applies.patch"):            "Wrong (exercise 1): it is wrong.\nWhy.\n" + diff("package demo"),
-		filepath.Join(l.WrongDir(), "moved-on.patch"):           "Wrong (exercise 1): it is wrong.\nWhy.\n" + diff("package gone"),
-		filepath.Join(l.SolutionDir, "broken", "lazy.patch"):    "Broken: it does nothing.\nHow.\n" + diff("package demo"),
-		filepath.Join(l.SolutionDir, "broken", "stale.patch"):   "Broken: it does nothing.\nHow.\n" + diff("package gone"),
-		filepath.Join(l.SolutionDir, "broken", "no-diff.patch"): "Broken: it does nothing.\nHow.\n\n",
+		filepath.Join(l.WrongDir(), "applies.patch"):            "Wrong (exercise 1): it is wrong.\n错误（练习 1）：它是错的。\nWhy.\n" + diff("package demo"),
+		filepath.Join(l.WrongDir(), "moved-on.patch"):           "Wrong (exercise 1): it is wrong.\n错误（练习 1）：它是错的。\nWhy.\n" + diff("package gone"),
+		filepath.Join(l.SolutionDir, "broken", "lazy.patch"):    "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n" + diff("package demo"),
+		filepath.Join(l.SolutionDir, "broken", "stale.patch"):   "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n" + diff("package gone"),
+		filepath.Join(l.SolutionDir, "broken", "no-diff.patch"): "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n\n",
 	}
 	for path, content := range files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
