@@ -23,28 +23,6 @@ import (
 // both). Go's -overlay replaces embedded files too, so the specs see the manifest of the code
 // they run. A wrong solution's manifest is generated on the fly (GenerateOverlay).
 
-// generatedDir is the folder of generated files other than Go, relative to the lesson.
-const generatedDir = "config"
-
-// solutionGenerated maps each generated file of the lesson to the solution's copy, for the
-// solution overlay: every file under solutions/NN-topic/config/.
-func (l Lesson) solutionGenerated() (map[string]string, error) {
-	overlay := map[string]string{}
-	root := filepath.Join(l.SolutionDir, generatedDir)
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(l.SolutionDir, path)
-		overlay[filepath.Join(l.Dir, rel)] = path
-		return nil
-	})
-	if os.IsNotExist(err) {
-		return overlay, nil
-	}
-	return overlay, err
-}
-
 // Generate runs the lesson's generators on a copy of its package with overlay applied (nil:
 // the files as they are), writing into out, and returns the generated files relative to out.
 // The copy, in out/src with the lesson's go.mod and go.sum, is built outside the workspace
