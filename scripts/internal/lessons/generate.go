@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -244,38 +242,6 @@ func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool
 	}
 	return nil
 }
-
-// BuildTool builds a tool of the lesson's tools module into the workspace's .cache/bin (a
-// second when it is current) and returns the binary's path.
-func (l Lesson) BuildTool(ctx context.Context, tool string) (string, error) {
-	toolsDir, _ := l.ToolsModule()
-	if toolsDir == "" {
-		return "", fmt.Errorf("lesson %s has no tools/go.mod to build %s from", l.Number, tool)
-	}
-	root, err := filepath.Abs(filepath.Dir(filepath.Dir(l.Dir))) // lessons/NN-topic is two below the root
-	if err != nil {
-		return "", err
-	}
-	binary := filepath.Join(root, ".cache", "bin", ToolName(tool))
-	build := subprocess.Command(ctx, "go", "build", "-o", binary, tool)
-	build.Dir, build.Env = toolsDir, append(os.Environ(), "GOWORK=off")
-	if b, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building %s for lesson %s failed: %v\n%s", tool, l.Number, err, b)
-	}
-	return binary, nil
-}
-
-// ToolName is the name go build gives a tool's binary: its import path's last element, or the
-// one before a major version suffix (sigs.k8s.io/kubebuilder/v4 is kubebuilder).
-func ToolName(tool string) string {
-	name := path.Base(tool)
-	if dir := path.Dir(tool); majorSuffix.MatchString(name) && dir != "." {
-		return path.Base(dir)
-	}
-	return name
-}
-
-var majorSuffix = regexp.MustCompile(`^v[2-9][0-9]*$`)
 
 // runStep builds one generator from the tools module and runs it in src.
 func (l Lesson) runStep(ctx context.Context, step Step, src, out string, isolated bool) error {

@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/mod/modfile"
-
 	"workshop.local/scripts/internal/say"
 )
 
@@ -111,29 +109,4 @@ func (l Lesson) EditableFiles() ([]string, error) {
 		}
 	}
 	return files, err
-}
-
-// ToolsModule is the lesson's own module of pinned tools, tools/go.mod (lesson 10: controller-gen
-// for make generate), or the folder lesson.yaml's toolsModule names (lesson 11's, under
-// scripts/lessontools/), built outside go.work so its dependencies never move a lesson's build. It
-// returns the module's folder and the packages of its `tool` directives (one per line or in a
-// block, as go mod tidy writes them), or "" and none when the lesson has no such module.
-func (l Lesson) ToolsModule() (dir string, tools []string) {
-	dir = filepath.Join(l.Dir, "tools")
-	if m := l.Manifest.ToolsModule; m != "" {
-		dir = filepath.Join(l.Dir, "..", "..", filepath.FromSlash(m))
-	}
-	path := filepath.Join(dir, "go.mod")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", nil
-	}
-	mod, err := modfile.Parse(path, data, nil)
-	if err != nil {
-		return dir, nil // go itself will say what is wrong with it, at the first build
-	}
-	for _, t := range mod.Tool {
-		tools = append(tools, t.Path)
-	}
-	return dir, tools
 }

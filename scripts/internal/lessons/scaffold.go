@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -226,36 +225,4 @@ func listFiles(root string) ([]string, error) {
 	})
 	sort.Strings(files)
 	return files, err
-}
-
-// goInstalled is how kubebuilder's Makefile names what it installs (its go-install-tool recipe).
-var goInstalled = regexp.MustCompile(`package=(\S+@\S+)`)
-
-// MakefileTools lists the tools (module/cmd@version) that the targets lesson.yaml's prepare
-// names install with go install, read from what make would run (make -n -B): the Makefile says
-// which versions, nowhere else. make prepare installs them once, make kit collects their modules.
-func (l Lesson) MakefileTools(ctx context.Context) ([]string, error) {
-	if len(l.Manifest.Prepare) == 0 {
-		return nil, nil
-	}
-	scratch, err := os.MkdirTemp("", "makefile-tools-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(scratch)
-	args := append([]string{"-n", "-B", "--no-print-directory", "-C", l.Dir, "LOCALBIN=" + scratch}, l.Manifest.Prepare...)
-	out, err := subprocess.Command(ctx, "make", args...).CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("make -n %s in lessons/%s: %v\n%s", strings.Join(l.Manifest.Prepare, " "), l.Name, err, out)
-	}
-	var tools []string
-	for _, m := range goInstalled.FindAllStringSubmatch(string(out), -1) {
-		if !slices.Contains(tools, m[1]) {
-			tools = append(tools, m[1])
-		}
-	}
-	if len(tools) == 0 {
-		return nil, fmt.Errorf("make -n %s in lessons/%s installs nothing with go install", strings.Join(l.Manifest.Prepare, " "), l.Name)
-	}
-	return tools, nil
 }
