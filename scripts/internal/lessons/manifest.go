@@ -136,6 +136,54 @@ type Step struct {
 	Args []string `json:"args"`
 }
 
+// Scaffold is lesson.yaml's scaffold section.
+type Scaffold struct {
+	// Tool is the CLI, a `tool` of the lesson's tools/go.mod (at the version scripts/versions pins).
+	Tool string `json:"tool"`
+	// Commands are the CLI's invocations, in order, exactly as the README gives them.
+	Commands [][]string `json:"commands"`
+	// Check are arguments added to each command when make test runs it (e.g. --make=false:
+	// the files `make generate` writes are learner files, compared with what the generator
+	// makes, not with the CLI), indexed like Commands.
+	Check [][]string `json:"check,omitempty"`
+	// Workshop are the files the workshop wrote or changed after scaffolding (path patterns
+	// relative to the lesson, as path.Match reads them; a pattern ending in / is a folder). The
+	// comparison leaves them out both ways.
+	Workshop []string `json:"workshop"`
+	// Appended are files the workshop only added to at their end (the Makefile's workshop
+	// targets): the committed file must start with the CLI's, byte for byte.
+	Appended []string `json:"appended,omitempty"`
+	// Patched are the workshop's few edits inside files the CLI wrote, each the replacement of
+	// one exact text, with the reason. The comparison applies them to the CLI's file first, so
+	// the rest of the file is still checked byte for byte, and a CLI that no longer writes the
+	// old text (once) is reported.
+	Patched []ScaffoldEdit `json:"patched,omitempty"`
+}
+
+// ScaffoldEdit is one edit of the workshop in a file the CLI wrote: Old, which the CLI writes
+// exactly once in File, replaced by New, for the reason Why (lesson.yaml says it to the next maintainer).
+type ScaffoldEdit struct {
+	File string `json:"file"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
+	Why  string `json:"why"`
+}
+
+func (s Scaffold) check() error {
+	if s.Tool == "" || len(s.Commands) == 0 {
+		return fmt.Errorf("scaffold needs a tool and its commands")
+	}
+	if len(s.Check) > len(s.Commands) {
+		return fmt.Errorf("scaffold: %d check argument lists for %d commands", len(s.Check), len(s.Commands))
+	}
+	for _, p := range s.Patched {
+		if p.File == "" || p.Old == "" || p.Old == p.New || p.Why == "" {
+			return fmt.Errorf("scaffold: a patch needs a file, an old text, a different new one and why (%+v)", p)
+		}
+	}
+	return nil
+}
+
 // readManifest reads the lesson's lesson.yaml; no file is the empty manifest.
 func readManifest(dir string) (Manifest, error) {
 	var m Manifest
@@ -201,3 +249,6 @@ func (l Lesson) Generates() bool { return l.Manifest.Generate != nil }
 func (l Lesson) GeneratesFromSolution() bool {
 	return l.Manifest.Generate != nil && l.Manifest.Generate.From == FromSolution
 }
+
+// Scaffolded says whether the lesson is a project a scaffolding CLI made.
+func (l Lesson) Scaffolded() bool { return l.Manifest.Scaffold != nil }

@@ -45,3 +45,25 @@ func TestTheWorkspaceManifestsAreValid(t *testing.T) {
 		t.Fatalf("discover the workspace's lessons: %d lessons, error %v", len(all), err)
 	}
 }
+
+// TestScaffoldManifest proves lesson.yaml's scaffold section is read and a half one refused.
+func TestScaffoldManifest(t *testing.T) {
+	l := fakeLesson(t)
+	write(t, filepath.Join(l.Dir, ManifestFile), "tags: [workshop]\nscaffold:\n  tool: example.com/cli\n  commands:\n    - [init, --x]\n  workshop: [README.md]\n")
+	m, err := readManifest(l.Dir)
+	if err != nil || m.Scaffold == nil || m.Scaffold.Tool != "example.com/cli" {
+		t.Fatalf("want the scaffold section, got %+v (error %v)", m, err)
+	}
+	l.Manifest = m
+	if !l.Scaffolded() || strings.Join(l.TestFlags(), " ") != "-tags=workshop" {
+		t.Errorf("Scaffolded() = %v, TestFlags() = %v", l.Scaffolded(), l.TestFlags())
+	}
+	for _, bad := range []string{"scaffold:\n  tool: x\n", "scaffold:\n  commands:\n    - [init]\n",
+		"scaffold:\n  tool: x\n  commands:\n    - [init]\n  check:\n    - []\n    - []\n",
+		"scaffold:\n  tool: x\n  commands:\n    - [init]\n  patched:\n    - {file: a.go, old: x, new: y}\n"} {
+		write(t, filepath.Join(l.Dir, ManifestFile), bad)
+		if _, err := readManifest(l.Dir); err == nil || !strings.Contains(err.Error(), "scaffold") {
+			t.Errorf("%q: want an error about scaffold, got %v", bad, err)
+		}
+	}
+}
