@@ -8,8 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"workshop.local/scripts/internal/lessons"
 )
 
 // staticChecks: formatting, go vet of every module, no deprecated API anywhere, generated files
@@ -149,11 +147,11 @@ func (t *tester) noDeprecatedAPI(ctx context.Context) (string, error) {
 	if len(tags) > 0 {
 		flags = []string{"-tags=" + strings.Join(tags, ",")}
 	}
-	starter, err := lessons.DeprecatedUses(t.root, patterns, nil, flags...)
+	starter, err := deprecatedUses(t.root, patterns, nil, flags...)
 	if err != nil {
 		return "", err
 	}
-	solution, err := lessons.DeprecatedUses(t.root, patterns, overlay, flags...)
+	solution, err := deprecatedUses(t.root, patterns, overlay, flags...)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package lessons
+package proof
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 	"honnef.co/go/tools/staticcheck/sa1019"
 )
 
-// DeprecatedUses runs staticcheck's SA1019 ("use of a deprecated identifier") over the packages
+// deprecatedUses runs staticcheck's SA1019 ("use of a deprecated identifier") over the packages
 // matching patterns (relative to root, tests included), with overlay (file -> replacement file)
 // applied, so the solutions are checked in place without copying them. One load for all
 // patterns type-checks the shared dependencies once; buildFlags select tagged files (lesson 11's
 // specs). It returns one line per finding.
-func DeprecatedUses(root string, patterns []string, overlay map[string]string, buildFlags ...string) ([]string, error) {
+func deprecatedUses(root string, patterns []string, overlay map[string]string, buildFlags ...string) ([]string, error) {
 	contents := map[string][]byte{}
 	for file, replacement := range overlay {
 		data, err := os.ReadFile(replacement)

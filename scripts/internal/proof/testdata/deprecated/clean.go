@@ -1,4 +1,4 @@
-// Package deprecated is a fixture for DeprecatedUses: clean.go is clean, and the test overlays
+// Package deprecated is a fixture for deprecatedUses: clean.go is clean, and the test overlays
 // it with dirty.go.txt, which calls a deprecated function.
 package deprecated
 

@@ -1,4 +1,4 @@
-package lessons
+package proof
 
 import (
 	"path/filepath"
@@ -13,7 +13,7 @@ func TestDeprecatedUsesFindsOverlaidDeprecatedCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clean, err := DeprecatedUses(dir, []string{"."}, nil)
+	clean, err := deprecatedUses(dir, []string{"."}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestDeprecatedUsesFindsOverlaidDeprecatedCalls(t *testing.T) {
 		t.Fatalf("the clean fixture should have no findings, got %v", clean)
 	}
 	dirty := filepath.Join(dir, "dirty.go.txt")
-	found, err := DeprecatedUses(dir, []string{"."}, map[string]string{filepath.Join(dir, "clean.go"): dirty})
+	found, err := deprecatedUses(dir, []string{"."}, map[string]string{filepath.Join(dir, "clean.go"): dirty})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestDeprecatedUsesFindsOverlaidDeprecatedCalls(t *testing.T) {
 	}
 	// The same call in a file that says it is generated is the generator's, not the lesson's.
 	generated := filepath.Join(dir, "generated.go.txt")
-	found, err = DeprecatedUses(dir, []string{"."}, map[string]string{filepath.Join(dir, "clean.go"): generated})
+	found, err = deprecatedUses(dir, []string{"."}, map[string]string{filepath.Join(dir, "clean.go"): generated})
 	if err != nil || len(found) != 0 {
 		t.Fatalf("a generated file's deprecated call should not be reported, got %v (error %v)", found, err)
 	}
