@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/proof"
 )
 
@@ -135,7 +136,7 @@ func runGinkgo(cmd *cobra.Command, r resolved, solution bool, args []string) err
 		if err != nil {
 			return err
 		}
-		run.Env = append(run.Env, "GOFLAGS=-overlay="+overlay, lessons.OverlayEnv+"="+overlay)
+		run.Env = append(run.Env, "GOFLAGS=-overlay="+overlay, specrun.OverlayEnv+"="+overlay)
 	}
 	var exit *exec.ExitError
 	if err := run.Run(); errors.As(err, &exit) {

@@ -14,6 +14,7 @@ import (
 	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
 )
@@ -216,7 +217,7 @@ func generateTools(all []lessons.Lesson) []string {
 	return tools
 }
 
-// buildLessons compiles each lesson's test binary as make check does (lessons.Build), showing
+// buildLessons compiles each lesson's test binary as make check does (specrun.Build), showing
 // how many packages are compiled; the binaries go to a scratch folder and are removed.
 func buildLessons(ctx context.Context, root string) error {
 	all, err := lessons.Discover(root)
@@ -231,7 +232,7 @@ func buildLessons(ctx context.Context, root string) error {
 	for _, l := range all {
 		start := time.Now()
 		last := ""
-		err := lessons.Build(ctx, l, lessons.BuildOptions{
+		err := specrun.Build(ctx, l, specrun.BuildOptions{
 			Binary:   filepath.Join(scratch, l.Name+".test"),
 			Progress: func(p buildprogress.Progress) { last = p.String() },
 		})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 )
 
 // languageChild, set, makes this test binary the child of TestTheLoopSpeaksTheLearnersLanguage:
@@ -80,7 +81,7 @@ func speakToTheLearner(t *testing.T, root string) {
 	if _, err := Progress(os.Stdout, root, false); err != nil {
 		t.Fatal(err)
 	}
-	summarize(root, all[0], lessons.Result{Specs: []lessons.Spec{{Text: "Exercise 1: Parse parses", Container: "Exercise 1: Parse", Exercise: 1}}}, 0)
+	summarize(root, all[0], specrun.Result{Specs: []specrun.Spec{{Text: "Exercise 1: Parse parses", Container: "Exercise 1: Parse", Exercise: 1}}}, 0)
 }
 
 // withoutLanguage drops what would choose a language from the parent's environment.

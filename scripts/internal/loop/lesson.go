@@ -17,6 +17,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/ownspecs"
 	"workshop.local/scripts/internal/say"
 )
@@ -79,7 +80,7 @@ func Check(ctx context.Context, root, scratch string, lesson lessons.Lesson, exe
 
 // printCompact shows every spec as one line, grouped by exercise, and the current exercise's
 // failing specs (the first exercise that does not pass) in full, as Ginkgo prints them.
-func printCompact(w io.Writer, look look, res lessons.Result) {
+func printCompact(w io.Writer, look look, res specrun.Result) {
 	current := -1
 	for _, e := range res.Exercises() {
 		if !e.Done() {
@@ -105,7 +106,7 @@ func printCompact(w io.Writer, look look, res lessons.Result) {
 }
 
 // specLine is a spec's text below its exercise's container.
-func specLine(s lessons.Spec) string {
+func specLine(s specrun.Spec) string {
 	texts := s.Report.ContainerHierarchyTexts
 	if len(texts) > 0 {
 		texts = texts[1:]
@@ -136,7 +137,7 @@ func printFull(w io.Writer, look look, specs []types.SpecReport) {
 }
 
 // summarize prints one line per exercise and what to do next.
-func summarize(root string, lesson lessons.Lesson, res lessons.Result, only int) bool {
+func summarize(root string, lesson lessons.Lesson, res specrun.Result, only int) bool {
 	exercises := res.Exercises()
 	if len(exercises) == 0 {
 		// A check that ran no spec proves nothing: never a pass (nor a progress mark, nor a
@@ -172,7 +173,7 @@ func summarize(root string, lesson lessons.Lesson, res lessons.Result, only int)
 	return true
 }
 
-func printNext(root string, lesson lessons.Lesson, e lessons.Exercise) {
+func printNext(root string, lesson lessons.Lesson, e specrun.Exercise) {
 	rel := func(p string) string { r, _ := filepath.Rel(root, p); return r }
 	say.Printf("Next: %s.\n", e.Title)
 	if file, line := lesson.TODO(e.Number); file != "" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 )
 
 // A learner who deleted a spec file sees that a file is missing and how to get it back, not the
@@ -43,7 +44,7 @@ func TestAMissingSpecFileIsNamedNotBlamedOnAnExercise(t *testing.T) {
 
 	c := newChecker(root, filepath.Join(root, ".cache", "check"), all[0], "check", &strings.Builder{}, look{})
 	var out strings.Builder
-	c.compileFailure(&out, &lessons.BuildError{Output: "parse_test.go:3:9: undefined: helper"})
+	c.compileFailure(&out, &specrun.BuildError{Output: "parse_test.go:3:9: undefined: helper"})
 	for _, want := range []string{"a file the workspace ships is missing (lessons/01-demo/helpers_test.go)", "make reset LESSON=01"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report should say %q; it says:\n%s", want, out.String())

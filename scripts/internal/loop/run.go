@@ -15,6 +15,7 @@ import (
 	"workshop.local/scripts/internal/buildprogress"
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/ownspecs"
 	"workshop.local/scripts/internal/say"
 )
@@ -45,7 +46,7 @@ func newChecker(root, scratch string, lesson lessons.Lesson, purpose string, out
 // build compiles the learner's files into the test binary. The first build of a lesson can take
 // minutes (client-go, controller-runtime), so it shows packages compiled of the total as it goes.
 func (c *checker) build(ctx context.Context) error {
-	opts := lessons.BuildOptions{Binary: c.binary}
+	opts := specrun.BuildOptions{Binary: c.binary}
 	var st *status
 	if _, err := os.Stat(c.binary); err != nil {
 		st = newStatus(c.out, c.look)
@@ -53,7 +54,7 @@ func (c *checker) build(ctx context.Context) error {
 			st.show(fmt.Sprintf("Building lesson %s's specs: %s", c.lesson.Number, p))
 		}
 	}
-	err := lessons.Build(ctx, c.lesson, opts)
+	err := specrun.Build(ctx, c.lesson, opts)
 	if st != nil {
 		st.done()
 	}
@@ -66,13 +67,13 @@ func (c *checker) logPath() string {
 }
 
 // run runs the binary's specs for one exercise (0: all). verbose also streams Ginkgo's output.
-func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (lessons.Result, error) {
+func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (specrun.Result, error) {
 	if err := os.MkdirAll(filepath.Dir(c.logPath()), 0o755); err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	log, err := os.Create(c.logPath())
 	if err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	defer log.Close()
 	var output io.Writer = log
@@ -83,17 +84,17 @@ func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (les
 			args = nil
 		}
 	}
-	r := lessons.Run{Lesson: c.lesson, Exercise: exercise, ReportDir: c.scratch, Output: output, ExtraArgs: args}
-	var res lessons.Result
+	r := specrun.Run{Lesson: c.lesson, Exercise: exercise, ReportDir: c.scratch, Output: output, ExtraArgs: args}
+	var res specrun.Result
 	switch {
 	case ownspecs.OnlyTheProof(c.lesson, exercise):
 	case exercise == 0 && verbose == nil:
 		// The whole lesson: one process per exercise, side by side, so the exercises not
 		// started yet (each spec waiting out its timeout) cost the slowest one, not their sum.
 		// VERBOSE=1 streams Ginkgo's output as it comes, so it runs them in one process.
-		res, err = lessons.ExecuteByExercise(ctx, r, c.binary, c.lesson.Exercises)
+		res, err = specrun.ExecuteByExercise(ctx, r, c.binary, c.lesson.Exercises)
 	default:
-		res, err = lessons.ExecuteCompiled(ctx, r, c.binary)
+		res, err = specrun.ExecuteCompiled(ctx, r, c.binary)
 	}
 	if err == nil && ownspecs.Judges(c.lesson, res, exercise) {
 		if broken, _ := c.lesson.BrokenOperators(); c.proving != nil {
@@ -123,7 +124,7 @@ func (c *checker) notCounted() string {
 
 // record remembers each checked exercise's outcome for make progress, hint and solution.
 // After make join, the results also go to the instructor's board (best effort, never failing).
-func (c *checker) record(res lessons.Result) error {
+func (c *checker) record(res specrun.Result) error {
 	now := time.Now()
 	err := learner.Update(c.root, func(s *learner.State) {
 		for _, e := range res.Exercises() {
@@ -147,7 +148,7 @@ func (c *checker) compileFailure(w io.Writer, err error) {
 			c.look.red("✗"), c.lesson.Number, strings.Join(missing, ", "), c.lesson.Number)
 		return
 	}
-	var be *lessons.BuildError
+	var be *specrun.BuildError
 	if !errors.As(err, &be) {
 		say.Fprintf(w, "Lesson %s's specs did not build: %v\n", c.lesson.Number, err)
 		return
@@ -159,7 +160,7 @@ func (c *checker) compileFailure(w io.Writer, err error) {
 	}
 	byExercise := map[int][]string{}
 	for _, ce := range be.Errors {
-		n := lessons.ExerciseAt(ce.File, ce.Line)
+		n := specrun.ExerciseAt(ce.File, ce.Line)
 		rel, _ := filepath.Rel(c.root, ce.File)
 		msg := ce.Message
 		if i := strings.Index(msg, ".go:"); i >= 0 {

@@ -18,6 +18,7 @@ import (
 
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/say"
 )
 
@@ -106,7 +107,7 @@ type watcher struct {
 type result struct {
 	gen      int
 	exercise int // 0: the whole lesson
-	res      lessons.Result
+	res      specrun.Result
 	buildErr error
 	err      error
 	savedAt  time.Time

@@ -12,6 +12,7 @@ import (
 
 	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/project"
 )
 
@@ -177,7 +178,7 @@ func runSpecsAgainst(ctx context.Context, scratch string, l lessons.Lesson, name
 		run = runProjectSpecs
 	}
 	res, err := run(ctx, filepath.Join(scratch, "specs", l.Name), l, name, o, log)
-	var build *lessons.BuildError
+	var build *specrun.BuildError
 	switch {
 	case errors.As(err, &build):
 		v.problem = "does not build: " + strings.TrimSpace(lastLines(err.Error(), 6))
@@ -201,17 +202,17 @@ func runSpecsAgainst(ctx context.Context, scratch string, l lessons.Lesson, name
 
 // runLessonSpecs builds the lesson's own package with overlay and runs its own-specs exercise's
 // specs (lesson 10: my_specs_test.go, labelled exercise-6, against the workshop cluster).
-func runLessonSpecs(ctx context.Context, dir string, l lessons.Lesson, name string, overlay map[string]string, log io.Writer) (lessons.Result, error) {
+func runLessonSpecs(ctx context.Context, dir string, l lessons.Lesson, name string, overlay map[string]string, log io.Writer) (specrun.Result, error) {
 	overlayFile := filepath.Join(dir, name+".overlay.json")
 	if err := lessons.WriteOverlay(overlay, overlayFile); err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	binary := filepath.Join(dir, name+".test")
-	if err := lessons.Compile(ctx, l, overlayFile, binary); err != nil {
-		return lessons.Result{}, err
+	if err := specrun.Compile(ctx, l, overlayFile, binary); err != nil {
+		return specrun.Result{}, err
 	}
 	defer os.Remove(binary)
-	return lessons.ExecuteCompiled(ctx, lessons.Run{
+	return specrun.ExecuteCompiled(ctx, specrun.Run{
 		Lesson: l, Exercise: l.OwnSpecs().Exercise, ReportDir: dir, Output: log, ExtraArgs: []string{"-ginkgo.no-color"},
 	}, binary)
 }
@@ -219,26 +220,26 @@ func runLessonSpecs(ctx context.Context, dir string, l lessons.Lesson, name stri
 // runProjectSpecs runs the package of the own-specs file (lesson 11: internal/controller, the
 // learner's envtest suite) with go test in a copy of the project with overlay in place: envtest
 // reads the CRDs from config/crd/bases on disk, where no -overlay reaches.
-func runProjectSpecs(ctx context.Context, dir string, l lessons.Lesson, name string, overlay map[string]string, log io.Writer) (lessons.Result, error) {
+func runProjectSpecs(ctx context.Context, dir string, l lessons.Lesson, name string, overlay map[string]string, log io.Writer) (specrun.Result, error) {
 	copyDir := filepath.Join(dir, name+"-project")
 	env, err := project.Copy(l.Dir, overlay, copyDir)
 	if err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	defer os.RemoveAll(copyDir)
 	if l.OwnSpecs().Envtest {
 		assets, err := envtestAssets(ctx, l)
 		if err != nil {
-			return lessons.Result{}, err
+			return specrun.Result{}, err
 		}
 		env = append(env, "KUBEBUILDER_ASSETS="+assets)
 	}
 	pkg := "./" + path.Dir(filepath.ToSlash(l.OwnSpecs().File))
 	var out strings.Builder
-	res, err := lessons.ExecuteIn(ctx, lessons.Run{Lesson: l, ReportDir: dir, Output: io.MultiWriter(log, &out), ExtraArgs: []string{"-ginkgo.no-color"}}, copyDir, pkg, env)
+	res, err := specrun.ExecuteIn(ctx, specrun.Run{Lesson: l, ReportDir: dir, Output: io.MultiWriter(log, &out), ExtraArgs: []string{"-ginkgo.no-color"}}, copyDir, pkg, env)
 	if err == nil && len(res.Specs) == 0 && strings.Contains(out.String(), "[build failed]") {
 		// go test stopped before Ginkgo wrote a report: the compiler's words, with the lesson's paths
-		err = &lessons.BuildError{Output: strings.ReplaceAll(out.String(), copyDir, l.Dir)}
+		err = &specrun.BuildError{Output: strings.ReplaceAll(out.String(), copyDir, l.Dir)}
 	}
 	return res, err
 }
@@ -299,7 +300,7 @@ func lastLines(s string, n int) string {
 // by the proof (make check, make watch): when that exercise alone is checked, or the whole
 // lesson once every other exercise passes. Before that, the learner's specs run against the
 // learner's own operator only, which proves little, and the proof's builds would slow every check.
-func Judges(l lessons.Lesson, res lessons.Result, exercise int) bool {
+func Judges(l lessons.Lesson, res specrun.Result, exercise int) bool {
 	if l.OwnSpecs() == nil {
 		return false
 	}
@@ -325,10 +326,10 @@ func OnlyTheProof(l lessons.Lesson, exercise int) bool { return l.IsOwnSpecs(exe
 // WithProof replaces the result's specs of the "write your own specs" exercise with the
 // proof's verdicts, one per operator: your specs pass against the reference operator, and catch
 // each broken one. So make check's summary, make progress and the board count them like specs.
-func WithProof(ctx context.Context, scratch string, l lessons.Lesson, res lessons.Result) (lessons.Result, error) {
+func WithProof(ctx context.Context, scratch string, l lessons.Lesson, res specrun.Result) (specrun.Result, error) {
 	own := l.OwnSpecs()
 	container := fmt.Sprintf("Exercise %d: your own specs", own.Exercise)
-	var kept []lessons.Spec
+	var kept []specrun.Spec
 	for _, s := range res.Specs {
 		if s.Exercise == own.Exercise {
 			container = s.Container
@@ -340,7 +341,7 @@ func WithProof(ctx context.Context, scratch string, l lessons.Lesson, res lesson
 	if err != nil || ctx.Err() != nil {
 		return res, errors.Join(err, ctx.Err())
 	}
-	proof := []lessons.Spec{proofSpec(own.Exercise, container, "your specs pass against the reference operator", ref.passes(), ref.why())}
+	proof := []specrun.Spec{proofSpec(own.Exercise, container, "your specs pass against the reference operator", ref.passes(), ref.why())}
 	list, _ := l.BrokenOperators()
 	for i, b := range list {
 		text := fmt.Sprintf("your specs catch the broken operator %s (%s)", b.Name, b.Summary)
@@ -356,8 +357,8 @@ func WithProof(ctx context.Context, scratch string, l lessons.Lesson, res lesson
 }
 
 // proofSpec is one verdict of the proof, shaped as a spec; its failure is the verdict's line.
-func proofSpec(exercise int, container, text string, passed bool, line string) lessons.Spec {
-	s := lessons.Spec{
+func proofSpec(exercise int, container, text string, passed bool, line string) specrun.Spec {
+	s := specrun.Spec{
 		Text: container + " " + text, Container: container, Exercise: exercise,
 		Passed: passed, FromProof: true,
 	}

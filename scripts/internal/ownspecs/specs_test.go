@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 )
 
 // specsLesson is a lesson on disk with a learner file and, when broken is set, one broken
@@ -33,10 +34,10 @@ func specsLesson(t *testing.T, broken bool) lessons.Lesson {
 	return l
 }
 
-func resultOf(done map[int]bool) lessons.Result {
-	var res lessons.Result
+func resultOf(done map[int]bool) specrun.Result {
+	var res specrun.Result
 	for n, passed := range done {
-		res.Specs = append(res.Specs, lessons.Spec{Exercise: n, Passed: passed})
+		res.Specs = append(res.Specs, specrun.Spec{Exercise: n, Passed: passed})
 	}
 	return res
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/leftovers"
 	"workshop.local/scripts/workspace"
@@ -57,7 +58,7 @@ func (t *tester) interruptCheck(l lessons.Lesson) check {
 			return "", err
 		}
 		binary := filepath.Join(dir, l.Name+".test")
-		if err := withBuildSlot(ctx, func() error { return lessons.Compile(ctx, l, overlay, binary) }); err != nil {
+		if err := withBuildSlot(ctx, func() error { return specrun.Compile(ctx, l, overlay, binary) }); err != nil {
 			return "", err
 		}
 		defer os.Remove(binary)
@@ -96,7 +97,7 @@ func (r interruptRun) prove(ctx context.Context, way string, stop func(context.C
 	defer log.Close()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd, err := lessons.Run{Lesson: r.lesson, Exercise: r.interrupt.Exercise, OverlayFile: r.overlay, Output: log,
+	cmd, err := specrun.Run{Lesson: r.lesson, Exercise: r.interrupt.Exercise, OverlayFile: r.overlay, Output: log,
 		ExtraArgs: []string{"-ginkgo.no-color"}}.Command(runCtx, r.binary, filepath.Join(r.dir, "report.json"))
 	if err != nil {
 		return "", err

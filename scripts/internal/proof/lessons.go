@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/ownspecs"
 )
 
@@ -49,28 +50,28 @@ func (t *tester) lessonChecks(l lessons.Lesson) []check {
 }
 
 // runSpecs runs the lesson's specs with or without the solution, logging the output to a file.
-func (t *tester) runSpecs(ctx context.Context, l lessons.Lesson, withSolution bool) (lessons.Result, error) {
+func (t *tester) runSpecs(ctx context.Context, l lessons.Lesson, withSolution bool) (specrun.Result, error) {
 	kind := "starter"
-	run := lessons.Run{Lesson: l, ReportDir: t.scratch, ExtraArgs: []string{"-ginkgo.no-color"}}
+	run := specrun.Run{Lesson: l, ReportDir: t.scratch, ExtraArgs: []string{"-ginkgo.no-color"}}
 	if withSolution {
 		kind = "solution"
 		overlay, err := l.WriteOverlayFile(t.scratch)
 		if err != nil {
-			return lessons.Result{}, err
+			return specrun.Result{}, err
 		}
 		run.OverlayFile = overlay
 	}
 	logPath := filepath.Join(t.scratch, "logs", l.Name+"-"+kind+".log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	log, err := os.Create(logPath)
 	if err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	defer log.Close()
 	run.Output = log
-	res, err := lessons.Execute(ctx, run)
+	res, err := specrun.Execute(ctx, run)
 	if err == nil && res.SuiteError != "" {
 		err = fmt.Errorf("%s (log: %s)", res.SuiteError, logPath)
 	}
@@ -78,28 +79,28 @@ func (t *tester) runSpecs(ctx context.Context, l lessons.Lesson, withSolution bo
 }
 
 // runStarter runs the untouched starter's specs one process per exercise, side by side
-// (lessons.ExecuteByExercise): a starter's specs mostly wait for what never comes. Specs of no
+// (specrun.ExecuteByExercise): a starter's specs mostly wait for what never comes. Specs of no
 // exercise the solution run found run too, so starterVerdict still sees them.
-func (t *tester) runStarter(ctx context.Context, l lessons.Lesson, exercises []int) (lessons.Result, error) {
+func (t *tester) runStarter(ctx context.Context, l lessons.Lesson, exercises []int) (specrun.Result, error) {
 	if len(exercises) == 0 {
 		return t.runSpecs(ctx, l, false) // the solution run found none: nothing to split by
 	}
 	dir := filepath.Join(t.scratch, "starter", l.Name)
 	binary := filepath.Join(dir, l.Name+".test")
-	if err := withBuildSlot(ctx, func() error { return lessons.Compile(ctx, l, "", binary) }); err != nil {
-		return lessons.Result{}, err
+	if err := withBuildSlot(ctx, func() error { return specrun.Compile(ctx, l, "", binary) }); err != nil {
+		return specrun.Result{}, err
 	}
 	defer os.Remove(binary)
 	logPath := filepath.Join(t.scratch, "logs", l.Name+"-starter.log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	log, err := os.Create(logPath)
 	if err != nil {
-		return lessons.Result{}, err
+		return specrun.Result{}, err
 	}
 	defer log.Close()
-	res, err := lessons.ExecuteByExercise(ctx, lessons.Run{
+	res, err := specrun.ExecuteByExercise(ctx, specrun.Run{
 		Lesson: l, ReportDir: dir, Output: log, ExtraArgs: []string{"-ginkgo.no-color"},
 	}, binary, exercises)
 	if err == nil && res.SuiteError != "" {
@@ -108,7 +109,7 @@ func (t *tester) runStarter(ctx context.Context, l lessons.Lesson, exercises []i
 	return res, err
 }
 
-func solutionVerdict(res lessons.Result) (string, error) {
+func solutionVerdict(res specrun.Result) (string, error) {
 	if len(res.Specs) == 0 {
 		return "", errors.New("no specs ran")
 	}
@@ -128,7 +129,7 @@ func solutionVerdict(res lessons.Result) (string, error) {
 // exercises the README introduces (lessons.Lesson.Exercises): each labelled on specs of the
 // solution run and of the starter's, none besides. An own-specs exercise whose specs live in the
 // project (lesson 11's envtest suite) has none here. The TODO markers are checked statically.
-func starterVerdict(l lessons.Lesson, res lessons.Result, solved []int) (string, error) {
+func starterVerdict(l lessons.Lesson, res specrun.Result, solved []int) (string, error) {
 	var problems []string
 	for _, s := range res.Specs {
 		switch {
@@ -168,7 +169,7 @@ func labelledExercises(l lessons.Lesson) []int {
 	return want
 }
 
-func exerciseNumbers(res lessons.Result) []int {
+func exerciseNumbers(res specrun.Result) []int {
 	var numbers []int
 	for _, e := range res.Exercises() {
 		numbers = append(numbers, e.Number)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/text"
 )
 
@@ -69,7 +70,7 @@ func (s *sharedBinary) compile(ctx context.Context, l lessons.Lesson) {
 		return
 	}
 	binary := filepath.Join(s.dir, "shared.test")
-	s.err = withBuildSlot(ctx, func() error { return lessons.Compile(ctx, l, s.overlayFile, binary) })
+	s.err = withBuildSlot(ctx, func() error { return specrun.Compile(ctx, l, s.overlayFile, binary) })
 	if s.err == nil {
 		s.binary, s.took = binary, time.Since(start)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/text"
 )
 
@@ -140,7 +141,7 @@ func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.P
 		return compiled{wrong: w, err: err, applied: true}
 	}
 	binary := filepath.Join(dir, w.Name+".test")
-	err = withBuildSlot(ctx, func() error { return lessons.Compile(ctx, l, overlayFile, binary) })
+	err = withBuildSlot(ctx, func() error { return specrun.Compile(ctx, l, overlayFile, binary) })
 	if err != nil {
 		binary = ""
 	}
@@ -197,7 +198,7 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 	start := time.Now()
 	// The report goes in a folder of the wrong solution's own: the runs of a shared binary
 	// would otherwise all write one report, named after the binary.
-	res, err := lessons.ExecuteCompiled(ctx, lessons.Run{
+	res, err := specrun.ExecuteCompiled(ctx, specrun.Run{
 		Lesson: l, Exercise: b.wrong.Exercise, ReportDir: filepath.Join(dir, b.wrong.Name), Output: log, ExtraArgs: args, OverlayFile: b.overlayFile, Env: b.env,
 	}, b.binary)
 	p.run += time.Since(start)
@@ -216,8 +217,8 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 
 // verdictOf names the specs that failed, or says that every spec passed, and gives the full text
 // of the failing spec that took least time.
-func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure, quickest string) {
-	var failed []lessons.Spec
+func verdictOf(res specrun.Result, exercise int) (verdict, detail, failure, quickest string) {
+	var failed []specrun.Spec
 	for _, s := range res.Specs {
 		if !s.Passed {
 			failed = append(failed, s)
@@ -235,7 +236,7 @@ func verdictOf(res lessons.Result, exercise int) (verdict, detail, failure, quic
 	if len(failed) > 1 {
 		detail += fmt.Sprintf(" and %d more of %d specs", len(failed)-1, len(res.Specs))
 	}
-	quick := slices.MinFunc(failed, func(a, b lessons.Spec) int { return cmp.Compare(a.Report.RunTime, b.Report.RunTime) })
+	quick := slices.MinFunc(failed, func(a, b specrun.Spec) int { return cmp.Compare(a.Report.RunTime, b.Report.RunTime) })
 	return caught, detail, failed[0].Failure, quick.Text
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/specrun"
 )
 
 // TestWrongThatDoesNotCompileIsReportedAsSuch proves a wrong solution whose build failed is
@@ -28,10 +29,10 @@ func TestWrongThatDoesNotCompileIsReportedAsSuch(t *testing.T) {
 // TestVerdictNamesTheQuickestCatchingSpec proves the spec recorded to run first is the failing
 // spec that took least time, not the first in order nor a passing one.
 func TestVerdictNamesTheQuickestCatchingSpec(t *testing.T) {
-	spec := func(text string, passed bool, took time.Duration) lessons.Spec {
-		return lessons.Spec{Text: text, Passed: passed, Failure: "failed: " + text, Report: types.SpecReport{RunTime: took}}
+	spec := func(text string, passed bool, took time.Duration) specrun.Spec {
+		return specrun.Spec{Text: text, Passed: passed, Failure: "failed: " + text, Report: types.SpecReport{RunTime: took}}
 	}
-	res := lessons.Result{Specs: []lessons.Spec{
+	res := specrun.Result{Specs: []specrun.Spec{
 		spec("slow failure", false, 30*time.Second),
 		spec("quick pass", true, time.Millisecond),
 		spec("quick failure", false, 2*time.Second),

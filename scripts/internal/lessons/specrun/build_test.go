@@ -1,4 +1,4 @@
-package lessons
+package specrun
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/workspace"
 )
 
@@ -46,7 +47,7 @@ func TestRaceLessonWithoutCgoSaysWhatToInstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Find(root, "13")
+	l, err := lessons.Find(root, "13")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package lessons
+package specrun
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"workshop.local/scripts/internal/buildprogress"
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/internal/text"
 )
@@ -44,7 +45,7 @@ type CompileError struct {
 // Build is `go test -c` in the lesson's folder. No vet (make test vets every solution once) and
 // no debug symbols (the linker's biggest cost; stack traces still work): a rebuild after a
 // learner's save is mostly the link, and every second of it is felt.
-func Build(ctx context.Context, l Lesson, o BuildOptions) error {
+func Build(ctx context.Context, l lessons.Lesson, o BuildOptions) error {
 	flags := l.TestFlags()
 	if o.OverlayFile != "" {
 		flags = append(flags, "-overlay="+o.OverlayFile)
@@ -75,7 +76,7 @@ func Build(ctx context.Context, l Lesson, o BuildOptions) error {
 	return buildResult(ctx, l, err, messages.String()+out.String())
 }
 
-func buildResult(ctx context.Context, l Lesson, err error, out string) error {
+func buildResult(ctx context.Context, l lessons.Lesson, err error, out string) error {
 	switch {
 	case err == nil:
 		return nil

@@ -1,4 +1,9 @@
-package lessons
+// Package specrun builds a lesson's specs and runs them, and reads what Ginkgo reports back as a
+// Result: spec by spec, and exercise by exercise. A build is `go test -c` (Build, Compile), a
+// failed one says which exercise each compiler line belongs to (ExerciseAt); a run is go test
+// (Execute) or a binary built before (ExecuteCompiled), once per exercise side by side
+// (ExecuteByExercise). `make check` and `make test` are built on it.
+package specrun
 
 import (
 	"context"
@@ -16,6 +21,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"workshop.local/scripts/internal/cluster/binaries"
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/project"
@@ -23,7 +29,7 @@ import (
 
 // Run says how to run a lesson's specs.
 type Run struct {
-	Lesson      Lesson
+	Lesson      lessons.Lesson
 	OverlayFile string    // "" runs the learner's files; else go build's -overlay file
 	Exercise    int       // 0 runs every exercise; N runs the specs labeled exercise-N
 	ReportDir   string    // where Ginkgo's JSON report goes
@@ -123,7 +129,7 @@ func resultOf(ctx context.Context, runErr error, report string) (Result, error) 
 // Compile builds the lesson's test binary with go build's -overlay file applied, without
 // running it: `go test -c`. Building is most of a short run's cost, so a caller can build the
 // next binary while the current one runs. On failure the error holds the compiler's output.
-func Compile(ctx context.Context, l Lesson, overlayFile, binary string) error {
+func Compile(ctx context.Context, l lessons.Lesson, overlayFile, binary string) error {
 	return Build(ctx, l, BuildOptions{OverlayFile: overlayFile, Binary: binary})
 }
 
