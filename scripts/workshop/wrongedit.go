@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/variants"
 )
 
 // Authors write a wrong solution (or a broken operator: BROKEN=name in place of WRONG=name) as
@@ -24,13 +25,13 @@ import (
 // git ignores .cache).
 
 // editDir is where a patch is edited.
-func editDir(root string, l lessons.Lesson, kind lessons.PatchKind, name string) string {
+func editDir(root string, l lessons.Lesson, kind variants.PatchKind, name string) string {
 	return filepath.Join(root, ".cache", kind.Dir+"-edit", l.Name, name)
 }
 
 // headerTemplate is a new patch's header.txt, per kind.
-func headerTemplate(kind lessons.PatchKind, exercise int) string {
-	if kind == lessons.BrokenKind {
+func headerTemplate(kind variants.PatchKind, exercise int) string {
+	if kind == variants.BrokenKind {
 		return "Broken: <the kind of behaviour it gets wrong: all a learner is told>.\n" +
 			"缺陷：<the same sentence in Simplified Chinese, with the terms of docs/glossary.zh-CN.md>。\n" +
 			"<How it is broken, for maintainers. One or more lines.>\n"
@@ -43,11 +44,11 @@ func headerTemplate(kind lessons.PatchKind, exercise int) string {
 // patchNamed is the patch the make variables name: WRONG=name, or BROKEN=name.
 type patchNamed struct{ wrong, broken string }
 
-func (n patchNamed) kindAndName() (lessons.PatchKind, string) {
+func (n patchNamed) kindAndName() (variants.PatchKind, string) {
 	if n.broken != "" {
-		return lessons.BrokenKind, n.broken
+		return variants.BrokenKind, n.broken
 	}
-	return lessons.WrongKind, n.wrong
+	return variants.WrongKind, n.wrong
 }
 
 func (n *patchNamed) flags(cmd *cobra.Command) {
@@ -76,11 +77,11 @@ func wrongEditCommand() *cobra.Command {
 
 // editWrong writes the file to edit (the reference with the patch applied, or the reference
 // itself for a new one) and header.txt beside it.
-func editWrong(r resolved, kind lessons.PatchKind, name, file string) error {
+func editWrong(r resolved, kind variants.PatchKind, name, file string) error {
 	dir := editDir(r.root, r.lesson, kind, name)
 	header := headerTemplate(kind, r.exercise)
 	var path string
-	list, err := r.lesson.Patches(kind)
+	list, err := variants.List(r.lesson, kind)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func editWrong(r resolved, kind lessons.PatchKind, name, file string) error {
 	case i >= 0:
 		w := list[i]
 		header = w.Header()
-		if path, err = r.lesson.Apply(w, filepath.Dir(dir)); err != nil {
+		if path, err = variants.Apply(r.lesson, w, filepath.Dir(dir)); err != nil {
 			if w.Problem != "" {
 				return err
 			}
@@ -99,9 +100,9 @@ func editWrong(r resolved, kind lessons.PatchKind, name, file string) error {
 				return err
 			}
 		}
-	case kind == lessons.BrokenKind && file == "":
+	case kind == variants.BrokenKind && file == "":
 		return fmt.Errorf("lesson %s has no broken operator %q yet: name the operator file it changes (FILE=x.go)", r.lesson.Number, name)
-	case kind == lessons.WrongKind && (file == "" || r.exercise == 0):
+	case kind == variants.WrongKind && (file == "" || r.exercise == 0):
 		return fmt.Errorf("lesson %s has no wrong solution %q yet: name the file it changes and its exercise (FILE=x.go EXERCISE=N)", r.lesson.Number, name)
 	default:
 		if path, err = copyReference(r.lesson, file, dir); err != nil {
@@ -140,7 +141,7 @@ func wrongSaveCommand() *cobra.Command {
 	}.command(named.flags)
 }
 
-func saveWrong(r resolved, kind lessons.PatchKind, name string) error {
+func saveWrong(r resolved, kind variants.PatchKind, name string) error {
 	dir := editDir(r.root, r.lesson, kind, name)
 	header, err := os.ReadFile(filepath.Join(dir, "header.txt"))
 	if err != nil {
@@ -157,32 +158,32 @@ func saveWrong(r resolved, kind lessons.PatchKind, name string) error {
 		return fmt.Errorf("%s should hold the one edited .go file, it holds %d", dir, len(files))
 	}
 	file, _ := filepath.Rel(dir, files[0])
-	patch, err := r.lesson.PatchText(string(header), filepath.ToSlash(file), files[0])
+	patch, err := variants.PatchText(r.lesson, string(header), filepath.ToSlash(file), files[0])
 	if err != nil {
 		return err
 	}
-	out := filepath.Join(r.lesson.PatchDir(kind), name+lessons.PatchExt)
+	out := filepath.Join(variants.Dir(r.lesson, kind), name+variants.PatchExt)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
 	if err := os.WriteFile(out, patch, 0o644); err != nil {
 		return err
 	}
-	list, _ := r.lesson.Patches(kind)
+	list, _ := variants.List(r.lesson, kind)
 	if i := indexOf(list, name); i >= 0 && list[i].Problem != "" {
 		return fmt.Errorf("wrote %s, but it is not well-formed yet: %s", out, list[i].Problem)
 	}
 	rel, _ := filepath.Rel(r.root, out)
 	prove := fmt.Sprintf("make test-wrong LESSON=%s WRONG=%s", r.lesson.Number, name)
-	if kind == lessons.BrokenKind {
-		specs, _ := filepath.Rel(r.root, r.lesson.ReferenceSpecs())
+	if kind == variants.BrokenKind {
+		specs, _ := filepath.Rel(r.root, variants.ReferenceSpecs(r.lesson))
 		prove = fmt.Sprintf("make specs LESSON=%s FILE=%s (the reference specs must catch it), then make mistakes (docs/mistakes.md lists it)", r.lesson.Number, specs)
 	}
 	fmt.Printf("Wrote %s. Prove it: %s\n", rel, prove)
 	return nil
 }
 
-func indexOf(list []lessons.Patch, name string) int {
+func indexOf(list []variants.Patch, name string) int {
 	for i, w := range list {
 		if w.Name == name {
 			return i

@@ -18,6 +18,7 @@ import (
 
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
+	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/ownspecs"
 	"workshop.local/scripts/internal/say"
 )
@@ -160,7 +161,7 @@ func summarize(root string, lesson lessons.Lesson, res specrun.Result, only int)
 	say.Printf(".\n")
 	if own := lesson.OwnSpecs(); own != nil && !ownspecs.Judges(lesson, res, only) && only == 0 {
 		// The own-specs exercise ran against the learner's own operator only: say what will count.
-		broken, _ := lesson.BrokenOperators()
+		broken, _ := variants.Broken(lesson)
 		say.Printf("Exercise %d is judged against the reference operator and %d broken ones once the others pass, or alone: make check LESSON=%s EXERCISE=%d.\n", own.Exercise, len(broken), lesson.Number, own.Exercise)
 	}
 	for _, e := range exercises {
@@ -185,7 +186,7 @@ func printNext(root string, lesson lessons.Lesson, e specrun.Exercise) {
 		fmt.Printf("    %s\n", e.FirstFailure.Failure)
 	}
 	say.Printf("  check it alone: make check LESSON=%s EXERCISE=%d, or at every save: make watch LESSON=%s\n", lesson.Number, e.Number, lesson.Number)
-	if broken, _ := lesson.BrokenOperators(); lesson.IsOwnSpecs(e.Number) {
+	if broken, _ := variants.Broken(lesson); lesson.IsOwnSpecs(e.Number) {
 		say.Printf("  the proof operator by operator, as it runs: make specs LESSON=%s (the reference and %d broken ones)\n", lesson.Number, len(broken))
 	}
 }

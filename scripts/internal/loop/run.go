@@ -16,6 +16,7 @@ import (
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
+	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/ownspecs"
 	"workshop.local/scripts/internal/say"
 )
@@ -97,7 +98,7 @@ func (c *checker) run(ctx context.Context, exercise int, verbose io.Writer) (spe
 		res, err = specrun.ExecuteCompiled(ctx, r, c.binary)
 	}
 	if err == nil && ownspecs.Judges(c.lesson, res, exercise) {
-		if broken, _ := c.lesson.BrokenOperators(); c.proving != nil {
+		if broken, _ := variants.Broken(c.lesson); c.proving != nil {
 			c.proving(len(broken))
 		}
 		res, err = ownspecs.WithProof(ctx, c.scratch, c.lesson, res)

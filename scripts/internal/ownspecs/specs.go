@@ -13,6 +13,7 @@ import (
 	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
+	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/project"
 )
 
@@ -65,11 +66,11 @@ func Prove(ctx context.Context, scratch string, l lessons.Lesson, file string) (
 // specsAgainstAll runs file's specs against the reference operator, then (unless stop is set
 // and they did not pass there) each broken operator, telling report each verdict as it comes.
 func specsAgainstAll(ctx context.Context, scratch string, l lessons.Lesson, file string, stop bool, report func(specsVerdict)) (specsVerdict, []specsVerdict, error) {
-	list, err := l.BrokenOperators()
+	list, err := variants.Broken(l)
 	if err != nil || len(list) == 0 {
 		return specsVerdict{}, nil, errors.Join(err, fmt.Errorf("lesson %s ships no broken operators", l.Number))
 	}
-	ref := runSpecsAgainst(ctx, scratch, l, "reference", "", func() (map[string]string, error) { return l.SpecsOverlay(file) })
+	ref := runSpecsAgainst(ctx, scratch, l, "reference", "", func() (map[string]string, error) { return variants.SpecsOverlay(l, file) })
 	report(ref)
 	if stop && !ref.passes() {
 		return ref, nil, nil
@@ -79,7 +80,7 @@ func specsAgainstAll(ctx context.Context, scratch string, l lessons.Lesson, file
 	for _, b := range list {
 		v := specsVerdict{name: b.Name, behaviour: b.Summary, problem: b.Problem}
 		if b.Problem == "" {
-			v = runSpecsAgainst(ctx, scratch, l, b.Name, b.Summary, func() (map[string]string, error) { return l.BrokenOverlay(b, file, patched) })
+			v = runSpecsAgainst(ctx, scratch, l, b.Name, b.Summary, func() (map[string]string, error) { return variants.BrokenOverlay(l, b, file, patched) })
 		}
 		report(v)
 		verdicts = append(verdicts, v)
@@ -92,7 +93,7 @@ func specsAgainstAll(ctx context.Context, scratch string, l lessons.Lesson, file
 // spec file with no specs catches none.
 func Check(ctx context.Context, scratch string, l lessons.Lesson) (string, error) {
 	quiet := func(specsVerdict) {}
-	ref, broken, err := specsAgainstAll(ctx, scratch, l, l.ReferenceSpecs(), false, quiet)
+	ref, broken, err := specsAgainstAll(ctx, scratch, l, variants.ReferenceSpecs(l), false, quiet)
 	if err != nil {
 		return "", err
 	}
@@ -342,7 +343,7 @@ func WithProof(ctx context.Context, scratch string, l lessons.Lesson, res specru
 		return res, errors.Join(err, ctx.Err())
 	}
 	proof := []specrun.Spec{proofSpec(own.Exercise, container, "your specs pass against the reference operator", ref.passes(), ref.why())}
-	list, _ := l.BrokenOperators()
+	list, _ := variants.Broken(l)
 	for i, b := range list {
 		text := fmt.Sprintf("your specs catch the broken operator %s (%s)", b.Name, b.Summary)
 		if i >= len(broken) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/variants"
 )
 
 // mistakesDoc is the instructors' list of common mistakes, in English and Simplified Chinese.
@@ -27,7 +28,7 @@ const (
 // patch (its first line in English, its second in Chinese).
 type mistakesWords struct {
 	title, intro, lesson, exercise, brokenIntro string
-	summary                                     func(lessons.Patch) string
+	summary                                     func(variants.Patch) string
 	line                                        string // the sentence, the patch's folder/name, its file
 }
 
@@ -41,7 +42,7 @@ var (
 		lesson:      "\n## Lesson %s (`%s`)\n",
 		exercise:    "\nExercise %d:\n\n",
 		brokenIntro: "The learner's specs must catch each broken operator (its patch says how it is broken):\n\n",
-		summary:     func(p lessons.Patch) string { return sentence(p.Summary) + "." },
+		summary:     func(p variants.Patch) string { return sentence(p.Summary) + "." },
 		line:        "- %s (`%s/%s.patch`, in %s)\n",
 	}
 	chineseMistakes = mistakesWords{
@@ -52,7 +53,7 @@ var (
 		lesson:      "\n## 第 %s 课（`%s`）\n",
 		exercise:    "\n练习 %d：\n\n",
 		brokenIntro: "学员自己的 spec 必须抓出每一个有缺陷的 Operator（它的 patch 说明缺陷在哪里）：\n\n",
-		summary:     func(p lessons.Patch) string { return p.Chinese + "。" },
+		summary:     func(p variants.Patch) string { return p.Chinese + "。" },
 		line:        "- %s（`%s/%s.patch`，在 %s 中）\n",
 	}
 )
@@ -67,7 +68,7 @@ func renderMistakes(root string, words mistakesWords) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(words.title + words.intro)
 	for _, l := range all {
-		list, err := l.WrongSolutions()
+		list, err := variants.Wrong(l)
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +77,7 @@ func renderMistakes(root string, words mistakesWords) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func writeLessonMistakes(b *bytes.Buffer, words mistakesWords, l lessons.Lesson, list []lessons.Patch) {
+func writeLessonMistakes(b *bytes.Buffer, words mistakesWords, l lessons.Lesson, list []variants.Patch) {
 	if len(list) == 0 {
 		return
 	}
@@ -96,7 +97,7 @@ func writeLessonMistakes(b *bytes.Buffer, words mistakesWords, l lessons.Lesson,
 // specs" exercise: the broken operators of solutions/NN-topic/broken/, by the behaviour each
 // gets wrong.
 func writeBrokenOperators(b *bytes.Buffer, words mistakesWords, l lessons.Lesson, exercise int) {
-	broken, _ := l.BrokenOperators()
+	broken, _ := variants.Broken(l)
 	if !l.IsOwnSpecs(exercise) || len(broken) == 0 {
 		return
 	}

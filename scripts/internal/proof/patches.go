@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/variants"
 )
 
 // patchesApply is the static check that every patch of every lesson, wrong solutions and broken
@@ -36,14 +37,14 @@ func (t *tester) patchesApply(context.Context) (string, error) {
 // are malformed or do not apply, each named by its path below root. n counts the patches.
 func unappliable(all []lessons.Lesson, root, scratch string) (n int, problems []string, err error) {
 	for _, l := range all {
-		for _, kind := range []lessons.PatchKind{lessons.WrongKind, lessons.BrokenKind} {
-			list, err := l.Patches(kind)
+		for _, kind := range []variants.PatchKind{variants.WrongKind, variants.BrokenKind} {
+			list, err := variants.List(l, kind)
 			if err != nil {
 				return 0, nil, err
 			}
 			for _, p := range list {
 				n++
-				if _, err := l.Apply(p, filepath.Join(scratch, l.Name, kind.Dir)); err != nil {
+				if _, err := variants.Apply(l, p, filepath.Join(scratch, l.Name, kind.Dir)); err != nil {
 					problems = append(problems, patchName(root, l, p)+": "+err.Error())
 				}
 			}
@@ -53,10 +54,10 @@ func unappliable(all []lessons.Lesson, root, scratch string) (n int, problems []
 }
 
 // patchName is where the patch is, below root: solutions/NN-topic/<kind>/<name>.patch.
-func patchName(root string, l lessons.Lesson, p lessons.Patch) string {
+func patchName(root string, l lessons.Lesson, p variants.Patch) string {
 	path := p.Path
 	if path == "" { // a malformed entry: a folder, or a file not ending in .patch
-		path = filepath.Join(l.PatchDir(p.Kind), p.Name)
+		path = filepath.Join(variants.Dir(l, p.Kind), p.Name)
 	}
 	rel, _ := filepath.Rel(root, path)
 	return filepath.ToSlash(rel)

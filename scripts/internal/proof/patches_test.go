@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/variants"
 )
 
 // TestPatchesThatDoNotApplyAreNamed proves the static check names each patch that does not apply
@@ -21,8 +22,8 @@ func TestPatchesThatDoNotApplyAreNamed(t *testing.T) {
 	files := map[string]string{
 		filepath.Join(l.Dir, "op.go"):                           "package demo\n\n// TODO(exercise 1): do it.\n",
 		filepath.Join(l.SolutionDir, "op.go"):                   "package demo\n",
-		filepath.Join(l.WrongDir(), "applies.patch"):            "Wrong (exercise 1): it is wrong.\n错误（练习 1）：它是错的。\nWhy.\n" + diff("package demo"),
-		filepath.Join(l.WrongDir(), "moved-on.patch"):           "Wrong (exercise 1): it is wrong.\n错误（练习 1）：它是错的。\nWhy.\n" + diff("package gone"),
+		filepath.Join(variants.WrongDir(l), "applies.patch"):    "Wrong (exercise 1): it is wrong.\n错误（练习 1）：它是错的。\nWhy.\n" + diff("package demo"),
+		filepath.Join(variants.WrongDir(l), "moved-on.patch"):   "Wrong (exercise 1): it is wrong.\n错误（练习 1）：它是错的。\nWhy.\n" + diff("package gone"),
 		filepath.Join(l.SolutionDir, "broken", "lazy.patch"):    "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n" + diff("package demo"),
 		filepath.Join(l.SolutionDir, "broken", "stale.patch"):   "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n" + diff("package gone"),
 		filepath.Join(l.SolutionDir, "broken", "no-diff.patch"): "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n\n",

@@ -10,15 +10,16 @@ import (
 
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
+	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/text"
 )
 
 // sharedBinary is the one test binary of the wrong solutions that can share it
-// (lessons.ShareBuild: those that change only function bodies), built when the first of them
+// (variants.Share: those that change only function bodies), built when the first of them
 // needs it. If it cannot be made or does not build, each of them is built alone, as the others
 // are: sharing only saves time, it never decides a verdict.
 type sharedBinary struct {
-	build       lessons.SharedBuild
+	build       variants.SharedBuild
 	dir         string
 	once        sync.Once
 	binary      string
@@ -32,18 +33,18 @@ type sharedBinary struct {
 // the shared build out when a verdict looks wrong.
 const AloneEnv = "WORKSHOP_WRONG_ALONE"
 
-func newSharedBinary(dir string, l lessons.Lesson, list []lessons.Patch) *sharedBinary {
+func newSharedBinary(dir string, l lessons.Lesson, list []variants.Patch) *sharedBinary {
 	if os.Getenv(AloneEnv) == "1" {
 		return &sharedBinary{unshared: fmt.Errorf("%s=1", AloneEnv)}
 	}
 	dir = filepath.Join(dir, "shared")
-	build, err := l.ShareBuild(list, dir)
+	build, err := variants.Share(l, list, dir)
 	return &sharedBinary{build: build, dir: dir, unshared: err}
 }
 
 // compiled is w's build: the shared binary with w's variant picked, or false when w is built
 // alone.
-func (s *sharedBinary) compiled(ctx context.Context, l lessons.Lesson, w lessons.Patch) (compiled, bool) {
+func (s *sharedBinary) compiled(ctx context.Context, l lessons.Lesson, w variants.Patch) (compiled, bool) {
 	if _, ok := s.build.Variants[w.Name]; !ok || s.unshared != nil {
 		return compiled{}, false
 	}

@@ -15,6 +15,7 @@ import (
 
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
+	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/text"
 )
 
@@ -32,7 +33,7 @@ const (
 // proof is the outcome of one wrong solution: the reference solution with the wrong file in
 // place of its own, run on the specs of the wrong solution's exercise only.
 type proof struct {
-	wrong      lessons.Patch
+	wrong      variants.Patch
 	verdict    string // caught, notCaught or broken
 	detail     string // which spec caught it, or why it was not caught or could not run
 	failure    string // the catching spec's failure message, for authors
@@ -47,7 +48,7 @@ func (p proof) line() string {
 
 // compiled is a wrong solution's test binary, built ahead of its run.
 type compiled struct {
-	wrong       lessons.Patch
+	wrong       variants.Patch
 	binary      string
 	overlayFile string // the -overlay file it was built with, which its specs are told of
 	ownAPI      bool   // its types generate a CRD unlike the solution's (lesson 10's exercise 1)
@@ -70,9 +71,9 @@ const wrongRunsAtOnce = 3
 // judged. Building a test binary (mostly linking) costs more than running one exercise's specs,
 // so one build per CPU runs ahead of the binaries being run; at most that many binaries wait on
 // disk at a time. firstFailure stops each run at its first failing spec: enough for a verdict.
-// caughtBy names, per wrong solution, a spec to run first (lessons.CaughtByFile); nil runs
+// caughtBy names, per wrong solution, a spec to run first (variants.CaughtByFile); nil runs
 // every spec of the exercise.
-func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []lessons.Patch, firstFailure bool, caughtBy map[string]string, report func(proof)) ([]proof, *sharedBinary) {
+func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []variants.Patch, firstFailure bool, caughtBy map[string]string, report func(proof)) ([]proof, *sharedBinary) {
 	dir := filepath.Join(scratch, "wrong", l.Name)
 	shared := newSharedBinary(dir, l, list)
 	defer shared.remove()
@@ -122,12 +123,12 @@ func proveWrong(ctx context.Context, scratch string, l lessons.Lesson, list []le
 
 // compileWrong builds the test binary of the solution with w in place; a malformed wrong
 // solution is passed on unbuilt.
-func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w lessons.Patch) compiled {
+func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w variants.Patch) compiled {
 	if w.Problem != "" || ctx.Err() != nil {
 		return compiled{wrong: w, err: ctx.Err()}
 	}
 	start := time.Now()
-	overlay, err := l.PatchedOverlay(w, dir)
+	overlay, err := variants.Overlay(l, w, dir)
 	if err != nil {
 		return compiled{wrong: w, err: err}
 	}
@@ -242,7 +243,7 @@ func verdictOf(res specrun.Result, exercise int) (verdict, detail, failure, quic
 
 // tooFew lists the exercises that have fewer than minWrongPerExercise wrong solutions. A
 // "write your own specs" exercise (a lesson with broken operators) is proven by those instead.
-func tooFew(l lessons.Lesson, list []lessons.Patch, exercises []int) []string {
+func tooFew(l lessons.Lesson, list []variants.Patch, exercises []int) []string {
 	exercises = slices.DeleteFunc(slices.Clone(exercises), l.IsOwnSpecs)
 	count := map[int]int{}
 	for _, w := range list {
@@ -261,11 +262,11 @@ func tooFew(l lessons.Lesson, list []lessons.Patch, exercises []int) []string {
 // exercise, and every exercise the solution run found has enough of them.
 func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 	return check{"lesson " + l.Number + ": every wrong solution is caught by its exercise's specs", func(ctx context.Context) (string, error) {
-		list, err := l.WrongSolutions()
+		list, err := variants.Wrong(l)
 		if err != nil {
 			return "", err
 		}
-		caughtBy, err := l.CaughtBy()
+		caughtBy, err := variants.CaughtBy(l)
 		if err != nil {
 			return "", err
 		}
@@ -305,7 +306,7 @@ func (t *tester) wrongCheck(l lessons.Lesson, solved *[]int) check {
 			summary += "; " + s
 		}
 		if stale > 0 {
-			summary += fmt.Sprintf("; %d ran their whole exercise (no line, or a stale one, in wrong/%s: now written, commit it)", stale, lessons.CaughtByFile)
+			summary += fmt.Sprintf("; %d ran their whole exercise (no line, or a stale one, in wrong/%s: now written, commit it)", stale, variants.CaughtByFile)
 		}
 		return summary, nil
 	}}
@@ -324,7 +325,7 @@ func (t *tester) printWrongSummary() {
 // proves them as make test does: the recorded spec first, and each run stops at its first
 // failing spec.
 func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, quick bool) (bool, error) {
-	list, err := l.WrongSolutions()
+	list, err := variants.Wrong(l)
 	if err != nil {
 		return false, err
 	}
@@ -346,7 +347,7 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, q
 	var build, run time.Duration
 	var caughtBy map[string]string
 	if quick {
-		if caughtBy, err = l.CaughtBy(); err != nil {
+		if caughtBy, err = variants.CaughtBy(l); err != nil {
 			return false, err
 		}
 	}
@@ -383,22 +384,22 @@ func Wrong(ctx context.Context, scratch string, l lessons.Lesson, only string, q
 }
 
 // pickWrong keeps the wrong solution named only.
-func pickWrong(l lessons.Lesson, list []lessons.Patch, only string) ([]lessons.Patch, error) {
+func pickWrong(l lessons.Lesson, list []variants.Patch, only string) ([]variants.Patch, error) {
 	var names []string
 	for _, w := range list {
 		if w.Name == only {
-			return []lessons.Patch{w}, nil
+			return []variants.Patch{w}, nil
 		}
 		names = append(names, w.Name)
 	}
 	return nil, fmt.Errorf("lesson %s has no wrong solution %q; it has: %s", l.Number, only, strings.Join(names, ", "))
 }
 
-// recordCaughtBy keeps, in the lesson's lessons.CaughtByFile, the quickest catching spec of each
+// recordCaughtBy keeps, in the lesson's variants.CaughtByFile, the quickest catching spec of each
 // wrong solution just proven, and forgets those not caught. A run of every wrong solution
 // (whole) also forgets the names that are no longer wrong solutions.
 func recordCaughtBy(l lessons.Lesson, proofs []proof, whole bool) error {
-	caughtBy, err := l.CaughtBy()
+	caughtBy, err := variants.CaughtBy(l)
 	if err != nil {
 		return err
 	}
@@ -412,5 +413,5 @@ func recordCaughtBy(l lessons.Lesson, proofs []proof, whole bool) error {
 			delete(caughtBy, p.wrong.Name)
 		}
 	}
-	return l.WriteCaughtBy(caughtBy)
+	return variants.WriteCaughtBy(l, caughtBy)
 }

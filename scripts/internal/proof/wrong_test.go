@@ -13,13 +13,14 @@ import (
 
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
+	"workshop.local/scripts/internal/lessons/variants"
 )
 
 // TestWrongThatDoesNotCompileIsReportedAsSuch proves a wrong solution whose build failed is
 // judged broken with the compiler's words, and is never run: running the binary that was not
 // built failed with "exec: no command", which hid why.
 func TestWrongThatDoesNotCompileIsReportedAsSuch(t *testing.T) {
-	b := compiled{wrong: lessons.Patch{Name: "typo"}, err: errors.New("controller.go:12:2: undefined: lister"), applied: true}
+	b := compiled{wrong: variants.Patch{Name: "typo"}, err: errors.New("controller.go:12:2: undefined: lister"), applied: true}
 	p := judgeQuickly(context.Background(), t.TempDir(), t.TempDir(), lessons.Lesson{Name: "99-demo"}, b, true, "the spec that caught it last")
 	if p.verdict != broken || !strings.Contains(p.detail, "does not compile") || !strings.Contains(p.detail, "undefined: lister") {
 		t.Fatalf("want broken, naming the compile error, got %v: %q", p.verdict, p.detail)
@@ -48,30 +49,30 @@ func TestVerdictNamesTheQuickestCatchingSpec(t *testing.T) {
 // others' lines alone while a run of all forgets names that are gone.
 func TestCaughtByKeepsOnlyTheCaught(t *testing.T) {
 	l := lessons.Lesson{Number: "99", SolutionDir: t.TempDir()}
-	if err := os.MkdirAll(l.WrongDir(), 0o755); err != nil {
+	if err := os.MkdirAll(variants.WrongDir(l), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.WriteCaughtBy(map[string]string{"gone": "a spec", "kept": "its spec", "missed": "old spec"}); err != nil {
+	if err := variants.WriteCaughtBy(l, map[string]string{"gone": "a spec", "kept": "its spec", "missed": "old spec"}); err != nil {
 		t.Fatal(err)
 	}
 	proofOf := func(name, verdict, quickest string) proof {
-		return proof{wrong: lessons.Patch{Name: name}, verdict: verdict, quickest: quickest}
+		return proof{wrong: variants.Patch{Name: name}, verdict: verdict, quickest: quickest}
 	}
 	if err := recordCaughtBy(l, []proof{proofOf("missed", notCaught, "")}, false); err != nil {
 		t.Fatal(err)
 	}
-	got, err := l.CaughtBy()
+	got, err := variants.CaughtBy(l)
 	if err != nil || len(got) != 2 || got["kept"] != "its spec" || got["gone"] != "a spec" {
 		t.Fatalf("after one wrong solution not caught: want gone and kept left, got %v (%v)", got, err)
 	}
 	if err := recordCaughtBy(l, []proof{proofOf("kept", caught, "a quicker spec"), proofOf("new", caught, "new spec")}, true); err != nil {
 		t.Fatal(err)
 	}
-	got, err = l.CaughtBy()
+	got, err = variants.CaughtBy(l)
 	if err != nil || len(got) != 2 || got["kept"] != "a quicker spec" || got["new"] != "new spec" {
 		t.Fatalf("after a run of all: want kept and new only, got %v (%v)", got, err)
 	}
-	data, _ := os.ReadFile(filepath.Join(l.WrongDir(), lessons.CaughtByFile))
+	data, _ := os.ReadFile(filepath.Join(variants.WrongDir(l), variants.CaughtByFile))
 	if !strings.HasPrefix(string(data), "# Written by make test") {
 		t.Fatalf("the file should say where it comes from:\n%s", data)
 	}

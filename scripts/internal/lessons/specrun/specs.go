@@ -35,7 +35,7 @@ type Run struct {
 	ReportDir   string    // where Ginkgo's JSON report goes
 	Output      io.Writer // go test's and Ginkgo's output
 	ExtraArgs   []string  // more go test or -ginkgo.* flags
-	Env         []string  // more environment (a shared build's VariantEnv)
+	Env         []string  // more environment (a shared build's variants.VariantEnv)
 }
 
 // Spec is one spec's outcome.

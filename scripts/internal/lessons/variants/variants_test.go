@@ -1,4 +1,4 @@
-package lessons
+package variants
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // TestSharedBuildRunsEachVariantAsItsOwnBuild is the proof that a shared build (variants.go)
@@ -107,7 +109,7 @@ func buildFixture(t *testing.T, pkg, file, replacement string) string {
 	t.Helper()
 	tmp := t.TempDir()
 	overlay := filepath.Join(tmp, "overlay.json")
-	if err := WriteOverlay(map[string]string{file: replacement}, overlay); err != nil {
+	if err := lessons.WriteOverlay(map[string]string{file: replacement}, overlay); err != nil {
 		t.Fatal(err)
 	}
 	binary := filepath.Join(tmp, "variants")

@@ -1,10 +1,12 @@
-package lessons
+package variants
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // brokenOf is a broken operator of demo.go: the same diff as patchOf's, after header.
@@ -15,7 +17,7 @@ func brokenOf(header string) string { return patchOf(header) }
 // with the spec file under test in place as the lesson's own-specs file.
 func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 	l := fakeLesson(t)
-	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
+	l.Manifest.OwnSpecs = &lessons.OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
 	write(t, filepath.Join(l.Dir, "demo_test.go"), "package demo\n")
 	write(t, filepath.Join(l.SolutionDir, "demo_test.go"), "package demo\n")
 	good := brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow: every function is empty.")
@@ -33,7 +35,7 @@ func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 		write(t, filepath.Join(l.SolutionDir, "broken", name+PatchExt), c.content)
 	}
 	write(t, filepath.Join(l.SolutionDir, "broken", "old-style", "demo.go"), "// Broken: it does nothing.\n// How.\n\npackage demo\n")
-	list, err := l.BrokenOperators()
+	list, err := Broken(l)
 	if err != nil || len(list) != len(cases)+1 {
 		t.Fatalf("want %d broken operators, got %v (error %v)", len(cases)+1, list, err)
 	}
@@ -51,7 +53,7 @@ func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 		if b.Summary != "it does nothing" || b.Exercise != 1 || b.File != "demo.go" {
 			t.Errorf("fine: want its behaviour, the own-specs exercise and demo.go, got %q %d %q", b.Summary, b.Exercise, b.File)
 		}
-		overlay, err := l.BrokenOverlay(b, "/specs/my_specs_test.go", t.TempDir())
+		overlay, err := BrokenOverlay(l, b, "/specs/my_specs_test.go", t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +69,7 @@ func TestBrokenOperatorsAreValidatedAndOverlaid(t *testing.T) {
 func TestABrokenOperatorOfALessonWithoutOwnSpecsIsReported(t *testing.T) {
 	l := fakeLesson(t)
 	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow."))
-	list, _ := l.BrokenOperators()
+	list, _ := Broken(l)
 	if len(list) != 1 || !strings.Contains(list[0].Problem, "no own-specs exercise") {
 		t.Fatalf("want the missing ownSpecs reported, got %+v", list)
 	}
@@ -77,11 +79,11 @@ func TestABrokenOperatorOfALessonWithoutOwnSpecsIsReported(t *testing.T) {
 // git's words on the hunk, and says how to remake a broken operator (BROKEN=, not WRONG=).
 func TestABrokenOperatorThatNoLongerAppliesIsReported(t *testing.T) {
 	l := fakeLesson(t)
-	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
+	l.Manifest.OwnSpecs = &lessons.OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
 	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow."))
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package moved\n")
-	list, _ := l.BrokenOperators()
-	_, err := l.Apply(list[0], t.TempDir())
+	list, _ := Broken(l)
+	_, err := Apply(l, list[0], t.TempDir())
 	for _, want := range []string{"no longer applies to solutions/01-demo/demo.go", "make wrong-edit LESSON=01 BROKEN=lazy", "patch failed: demo.go:1"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want an error containing %q, got %v", want, err)
@@ -93,11 +95,11 @@ func TestABrokenOperatorThatNoLongerAppliesIsReported(t *testing.T) {
 // broken operator reverted to a no-op) cannot pass for a bug.
 func TestAPatchThatChangesNothingIsRefused(t *testing.T) {
 	l := fakeLesson(t)
-	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
+	l.Manifest.OwnSpecs = &lessons.OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
 	noop := "Broken: it does nothing.\n缺陷：它什么也不做。\nHow.\n\n--- a/demo.go\n+++ b/demo.go\n@@ -1 +1 @@\n-package demo\n+package demo\n"
 	write(t, filepath.Join(l.SolutionDir, "broken", "noop"+PatchExt), noop)
-	list, _ := l.BrokenOperators()
-	if _, err := l.Apply(list[0], t.TempDir()); err == nil || !strings.Contains(err.Error(), "changes nothing") {
+	list, _ := Broken(l)
+	if _, err := Apply(l, list[0], t.TempDir()); err == nil || !strings.Contains(err.Error(), "changes nothing") {
 		t.Fatalf("want a no-op patch refused, got %v", err)
 	}
 }
@@ -107,13 +109,13 @@ func TestAPatchThatChangesNothingIsRefused(t *testing.T) {
 // patch"), which read as a reference that had moved on.
 func TestAPatchAppliesFromARelativePath(t *testing.T) {
 	l := fakeLesson(t)
-	l.Manifest.OwnSpecs = &OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
+	l.Manifest.OwnSpecs = &lessons.OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
 	write(t, filepath.Join(l.SolutionDir, "broken", "lazy"+PatchExt), brokenOf("Broken: it does nothing.\n缺陷：它什么也不做。\nHow."))
 	root := filepath.Dir(filepath.Dir(l.Dir))
 	t.Chdir(root)
 	l.Dir, l.SolutionDir = filepath.Join("lessons", "01-demo"), filepath.Join("solutions", "01-demo")
-	list, _ := l.BrokenOperators()
-	if _, err := l.Apply(list[0], t.TempDir()); err != nil {
+	list, _ := Broken(l)
+	if _, err := Apply(l, list[0], t.TempDir()); err != nil {
 		t.Fatalf("want the patch applied from a relative path, got %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package lessons
+package variants
 
 import (
 	"os"
@@ -7,26 +7,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// fakeLesson lays out lessons/01-demo with one learner file (exercise 1) and its solution.
-func fakeLesson(t *testing.T) Lesson {
-	t.Helper()
-	root := t.TempDir()
-	l := Lesson{Name: "01-demo", Number: "01", Dir: filepath.Join(root, "lessons", "01-demo"), SolutionDir: filepath.Join(root, "solutions", "01-demo")}
-	write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\n// TODO(exercise 1): do it.\n")
-	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n")
-	return l
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // patchOf is a wrong solution of demo.go: header, blank line, a diff that turns the solution's
 // "package demo" line into "package demo // wrong".
@@ -55,10 +35,10 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 		"no-such-exercise": {strings.Replace(strings.Replace(good, "exercise 1", "exercise 7", 1), "练习 1", "练习 7", 1), "has no exercise 7"},
 	}
 	for name, c := range cases {
-		write(t, filepath.Join(l.WrongDir(), name+PatchExt), c.content)
+		write(t, filepath.Join(WrongDir(l), name+PatchExt), c.content)
 	}
-	write(t, filepath.Join(l.WrongDir(), "old-style", "demo.go"), "package demo\n")
-	list, err := l.WrongSolutions()
+	write(t, filepath.Join(WrongDir(l), "old-style", "demo.go"), "package demo\n")
+	list, err := Wrong(l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +63,7 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 	}
 	fine := list[slices.IndexFunc(list, func(w Patch) bool { return w.Name == "fine" })]
 	dir := t.TempDir()
-	overlay, err := l.PatchedOverlay(fine, dir)
+	overlay, err := Overlay(l, fine, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +77,10 @@ func TestWrongSolutionsAreValidated(t *testing.T) {
 // with the reference's name and the way to remake it, instead of proving something else.
 func TestAPatchThatNoLongerAppliesIsReported(t *testing.T) {
 	l := fakeLesson(t)
-	write(t, filepath.Join(l.WrongDir(), "fine"+PatchExt), patchOf("Wrong (exercise 1): it does nothing.\n错误（练习 1）：它什么也不做。\nWhy."))
+	write(t, filepath.Join(WrongDir(l), "fine"+PatchExt), patchOf("Wrong (exercise 1): it does nothing.\n错误（练习 1）：它什么也不做。\nWhy."))
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package other\n")
-	list, _ := l.WrongSolutions()
-	_, err := l.Apply(list[0], t.TempDir())
+	list, _ := Wrong(l)
+	_, err := Apply(l, list[0], t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "no longer applies to solutions/01-demo/demo.go") || !strings.Contains(err.Error(), "make wrong-edit LESSON=01 WRONG=fine") {
 		t.Fatalf("want the moved reference named and how to remake the patch, got %v", err)
 	}
@@ -114,26 +94,26 @@ func TestPatchTextRoundTrips(t *testing.T) {
 	edited := filepath.Join(t.TempDir(), "demo.go")
 	write(t, edited, "package demo\n\nfunc A() int { return 2 }\n")
 	const header = "Wrong (exercise 1): it returns 2.\n错误（练习 1）：它返回 2。\nA caller counting on 1 breaks.\n"
-	patch, err := l.PatchText(header, "demo.go", edited)
+	patch, err := PatchText(l, header, "demo.go", edited)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(l.WrongDir(), "two"+PatchExt), string(patch))
-	list, _ := l.WrongSolutions()
+	write(t, filepath.Join(WrongDir(l), "two"+PatchExt), string(patch))
+	list, _ := Wrong(l)
 	if len(list) != 1 || list[0].Problem != "" || list[0].File != "demo.go" {
 		t.Fatalf("the written patch should read back as a well-formed wrong solution, got %+v\n%s", list, patch)
 	}
 	if list[0].Header() != header {
 		t.Fatalf("the header should read back as written (make wrong-edit starts from it):\nwant %q\ngot  %q", header, list[0].Header())
 	}
-	applied, err := l.Apply(list[0], t.TempDir())
+	applied, err := Apply(l, list[0], t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(applied); string(data) != "package demo\n\nfunc A() int { return 2 }\n" {
 		t.Fatalf("applied: %q", data)
 	}
-	if _, err := l.PatchText("Wrong (exercise 1): x.\n错误（练习 1）：它什么也不做。\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
+	if _, err := PatchText(l, "Wrong (exercise 1): x.\n错误（练习 1）：它什么也不做。\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
 		t.Fatal("a copy equal to the reference should be refused")
 	}
 }

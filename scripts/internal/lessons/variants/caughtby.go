@@ -1,4 +1,4 @@
-package lessons
+package variants
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // CaughtByFile is the file in wrong/ that names, for each wrong solution, a spec of its
@@ -24,9 +26,9 @@ const caughtByHeader = `# Written by make test and make test-wrong: for each wro
 
 // CaughtBy reads the lesson's CaughtByFile: wrong solution name -> full spec text. No file is
 // an empty map.
-func (l Lesson) CaughtBy() (map[string]string, error) {
+func CaughtBy(l lessons.Lesson) (map[string]string, error) {
 	caught := map[string]string{}
-	f, err := os.Open(filepath.Join(l.WrongDir(), CaughtByFile))
+	f, err := os.Open(filepath.Join(WrongDir(l), CaughtByFile))
 	if os.IsNotExist(err) {
 		return caught, nil
 	}
@@ -51,8 +53,8 @@ func (l Lesson) CaughtBy() (map[string]string, error) {
 
 // WriteCaughtBy writes caught as the lesson's CaughtByFile, in name order; an empty map removes
 // the file.
-func (l Lesson) WriteCaughtBy(caught map[string]string) error {
-	path := filepath.Join(l.WrongDir(), CaughtByFile)
+func WriteCaughtBy(l lessons.Lesson, caught map[string]string) error {
+	path := filepath.Join(WrongDir(l), CaughtByFile)
 	if len(caught) == 0 {
 		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 			return err

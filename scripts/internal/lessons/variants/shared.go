@@ -1,4 +1,4 @@
-package lessons
+package variants
 
 import (
 	"maps"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // SharedBuild is one test binary for many wrong solutions (variants.go): the solution overlay
@@ -22,11 +24,11 @@ func (s SharedBuild) Env(name string) []string {
 	return []string{VariantEnv + "=" + strconv.Itoa(s.Variants[name])}
 }
 
-// ShareBuild finds the wrong solutions of list that can share one build (those that change only
+// Share finds the wrong solutions of list that can share one build (those that change only
 // function bodies of a Go file that is not a spec) and writes the merged files into dir. The
 // others, and any that does not apply, are left to a build of their own, where their problem is
 // reported as it always was. Fewer than two to share is no shared build (Variants empty).
-func (l Lesson) ShareBuild(list []Patch, dir string) (SharedBuild, error) {
+func Share(l lessons.Lesson, list []Patch, dir string) (SharedBuild, error) {
 	overlay, err := l.SolutionOverlay()
 	if err != nil {
 		return SharedBuild{}, err
@@ -45,7 +47,7 @@ func (l Lesson) ShareBuild(list []Patch, dir string) (SharedBuild, error) {
 			}
 			references[w.File] = reference
 		}
-		path, err := l.Apply(w, filepath.Join(dir, "applied"))
+		path, err := Apply(l, w, filepath.Join(dir, "applied"))
 		if err != nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package lessons
+package variants
 
 // Many wrong solutions, one build. Linking a lesson's test binary is most of what proving a
 // wrong solution costs (docs/benchmarks.md), and most wrong solutions change nothing but the

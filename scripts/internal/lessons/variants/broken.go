@@ -1,6 +1,10 @@
-package lessons
+package variants
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"workshop.local/scripts/internal/lessons"
+)
 
 // Broken operators, for a lesson's "write your own specs" exercise (lesson.yaml's ownSpecs:
 // lesson 10's exercise 6, lesson 11's). The learner's spec file is run against the reference
@@ -9,17 +13,17 @@ import "path/filepath"
 // (patch.go) of one operator file, opening "Broken: <the kind of behaviour it gets wrong>." —
 // the only thing a learner is told of it.
 
-// BrokenOperators lists the lesson's broken operators in name order; a malformed one is listed
+// Broken lists the lesson's broken operators in name order; a malformed one is listed
 // with its Problem set.
-func (l Lesson) BrokenOperators() ([]Patch, error) { return l.Patches(BrokenKind) }
+func Broken(l lessons.Lesson) ([]Patch, error) { return List(l, BrokenKind) }
 
 // ReferenceSpecs is the lesson's own answer to the exercise: the spec file that must catch every
 // broken operator.
-func (l Lesson) ReferenceSpecs() string { return filepath.Join(l.SolutionDir, l.OwnSpecs().File) }
+func ReferenceSpecs(l lessons.Lesson) string { return filepath.Join(l.SolutionDir, l.OwnSpecs().File) }
 
 // SpecsOverlay is the reference operator (the solution's files) with specs, a spec file, in
 // place as the lesson's own-specs file.
-func (l Lesson) SpecsOverlay(specs string) (map[string]string, error) {
+func SpecsOverlay(l lessons.Lesson, specs string) (map[string]string, error) {
 	overlay, err := l.SolutionOverlay()
 	if err != nil {
 		return nil, err
@@ -30,8 +34,8 @@ func (l Lesson) SpecsOverlay(specs string) (map[string]string, error) {
 
 // BrokenOverlay is SpecsOverlay with b's file, patched into dir, in place of the reference
 // operator's.
-func (l Lesson) BrokenOverlay(b Patch, specs, dir string) (map[string]string, error) {
-	overlay, err := l.PatchedOverlay(b, dir)
+func BrokenOverlay(l lessons.Lesson, b Patch, specs, dir string) (map[string]string, error) {
+	overlay, err := Overlay(l, b, dir)
 	if err != nil {
 		return nil, err
 	}

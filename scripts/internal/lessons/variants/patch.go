@@ -1,4 +1,10 @@
-package lessons
+// Package variants holds a lesson's variants of its reference solution, each a small patch of
+// one solution file: wrong solutions (wrong/, each proven caught by the specs of its exercise)
+// and broken operators (broken/, which a learner's own specs must catch). It reads and checks
+// them, applies them over the solution, writes a new one (make wrong-edit), remembers which spec
+// caught each wrong solution (caught-by.tsv), and merges the wrong solutions that change only
+// function bodies into one build they share (variants.go).
+package variants
 
 import (
 	"bytes"
@@ -10,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // Patch is one mistake kept as a small unified diff of one reference solution file, after a
@@ -69,14 +77,14 @@ var (
 	patchedFile = regexp.MustCompile(`^--- a/(\S+)$`) // a learner file: Go, or one lesson.yaml's files lists
 )
 
-// PatchDir is where the lesson's patches of kind live.
-func (l Lesson) PatchDir(kind PatchKind) string { return filepath.Join(l.SolutionDir, kind.Dir) }
+// Dir is where the lesson's patches of kind live.
+func Dir(l lessons.Lesson, kind PatchKind) string { return filepath.Join(l.SolutionDir, kind.Dir) }
 
-// Patches lists the lesson's patches of kind in name order. A malformed one is listed with its
+// List lists the lesson's patches of kind in name order. A malformed one is listed with its
 // Problem set rather than dropped, so the proof reports it instead of ignoring it. No folder is
 // no patches, not an error.
-func (l Lesson) Patches(kind PatchKind) ([]Patch, error) {
-	entries, err := os.ReadDir(l.PatchDir(kind))
+func List(l lessons.Lesson, kind PatchKind) ([]Patch, error) {
+	entries, err := os.ReadDir(Dir(l, kind))
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
@@ -97,14 +105,14 @@ func (l Lesson) Patches(kind PatchKind) ([]Patch, error) {
 			list = append(list, Patch{Kind: kind, Name: e.Name(), Problem: fmt.Sprintf("a patch here is a file %s/<kebab-name>.patch (docs/authoring.md)", kind.Dir)})
 			continue
 		}
-		list = append(list, l.readPatch(kind, name, editable))
+		list = append(list, readPatch(l, kind, name, editable))
 	}
 	return list, nil
 }
 
 // readPatch validates one <kind>/<name>.patch and reads its header.
-func (l Lesson) readPatch(kind PatchKind, name string, editable []string) Patch {
-	p := Patch{Kind: kind, Name: name, Path: filepath.Join(l.PatchDir(kind), name+PatchExt)}
+func readPatch(l lessons.Lesson, kind PatchKind, name string, editable []string) Patch {
+	p := Patch{Kind: kind, Name: name, Path: filepath.Join(Dir(l, kind), name+PatchExt)}
 	if !kebabName.MatchString(name) {
 		p.Problem = "the name is not kebab-case (lower-case words joined by -)"
 		return p
@@ -122,19 +130,19 @@ func (l Lesson) readPatch(kind PatchKind, name string, editable []string) Patch 
 		p.Problem = fmt.Sprintf("it changes %s, which is not a learner-editable file of lesson %s (those are %s)", p.File, l.Number, strings.Join(editable, ", "))
 		return p
 	}
-	p.Problem = l.fitsItsExercise(&p)
+	p.Problem = fitsItsExercise(l, &p)
 	return p
 }
 
 // fitsItsExercise checks what each kind's exercise asks: a wrong solution's exercise exists; a
 // broken operator's lesson has an own-specs exercise (whose number it takes), and it changes
 // the operator, never a spec file, so a spec file with no specs catches none.
-func (l Lesson) fitsItsExercise(p *Patch) string {
+func fitsItsExercise(l lessons.Lesson, p *Patch) string {
 	if p.Kind == BrokenKind {
 		own := l.OwnSpecs()
 		switch {
 		case own == nil:
-			return fmt.Sprintf("lesson %s has no own-specs exercise (no ownSpecs in its %s) for a broken operator to prove", l.Number, ManifestFile)
+			return fmt.Sprintf("lesson %s has no own-specs exercise (no ownSpecs in its %s) for a broken operator to prove", l.Number, lessons.ManifestFile)
 		case strings.HasSuffix(p.File, "_test.go"):
 			return fmt.Sprintf("it changes %s, a spec file: a broken operator changes the operator's code", p.File)
 		}
@@ -218,7 +226,7 @@ func (p Patch) Header() string {
 // repository, so the paths in the patch are the file's name and nothing else. A patch whose
 // context no longer matches the solution fails, saying which reference moved and, in git's
 // words, which hunk.
-func (l Lesson) Apply(p Patch, dir string) (string, error) {
+func Apply(l lessons.Lesson, p Patch, dir string) (string, error) {
 	if p.Problem != "" {
 		return "", fmt.Errorf("%s", p.Problem)
 	}
@@ -258,14 +266,14 @@ func (l Lesson) Apply(p Patch, dir string) (string, error) {
 	return out, writeFile(out, patched)
 }
 
-// PatchedOverlay is the solution overlay with the patch's file, applied into dir, in place of
+// Overlay is the solution overlay with the patch's file, applied into dir, in place of
 // its solution file.
-func (l Lesson) PatchedOverlay(p Patch, dir string) (map[string]string, error) {
+func Overlay(l lessons.Lesson, p Patch, dir string) (map[string]string, error) {
 	overlay, err := l.SolutionOverlay()
 	if err != nil {
 		return nil, err
 	}
-	path, err := l.Apply(p, dir)
+	path, err := Apply(l, p, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +291,7 @@ func writeFile(path string, data []byte) error {
 
 // PatchText makes the text of a patch: header (its lines, without a trailing blank line), then
 // the unified diff from the reference of file (a learner file's path in the lesson) to edited.
-func (l Lesson) PatchText(header, file, edited string) ([]byte, error) {
+func PatchText(l lessons.Lesson, header, file, edited string) ([]byte, error) {
 	work, err := os.MkdirTemp("", "patch-text-")
 	if err != nil {
 		return nil, err
