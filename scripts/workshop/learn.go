@@ -12,6 +12,7 @@ import (
 
 	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/generated"
 	"workshop.local/scripts/internal/loop"
 	"workshop.local/scripts/internal/ownspecs"
 )
@@ -148,7 +149,7 @@ func scaffoldCommand() *cobra.Command {
 				}
 				fmt.Printf("  %s %s\n", lessons.ToolName(l.Manifest.Scaffold.Tool), strings.Join(c, " "))
 			}
-			if err := l.RunScaffold(cmd.Context(), dir, nil); err != nil {
+			if err := generated.Scaffold(cmd.Context(), l, dir, nil); err != nil {
 				return false, err
 			}
 			rel, _ := filepath.Rel(r.root, l.Dir)

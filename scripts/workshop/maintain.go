@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/generated"
 	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/proof"
 )
@@ -81,7 +82,7 @@ func generateCommand() *cobra.Command {
 			if !r.lesson.Generates() {
 				return false, fmt.Errorf("lesson %s generates nothing (its %s declares no generate)", r.lesson.Number, lessons.ManifestFile)
 			}
-			return true, r.lesson.RunGenerator(cmd.Context(), r.lesson.Dir, r.lesson.Dir, false)
+			return true, generated.Run(cmd.Context(), r.lesson, r.lesson.Dir, r.lesson.Dir, false)
 		},
 	}.command(nil)
 }

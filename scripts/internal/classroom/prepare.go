@@ -14,6 +14,7 @@ import (
 	"workshop.local/scripts/internal/cluster"
 	"workshop.local/scripts/internal/cluster/binaries"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/generated"
 	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/text"
 	"workshop.local/scripts/versions"
@@ -193,7 +194,7 @@ func scaffoldOnce(ctx context.Context, l lessons.Lesson, env []string) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	if err := l.RunScaffold(ctx, filepath.Join(scratch, l.Name), env); err != nil {
+	if err := generated.Scaffold(ctx, l, filepath.Join(scratch, l.Name), env); err != nil {
 		return fmt.Errorf("lesson %s: %v", l.Name, text.Tail(err.Error(), 10, "        "))
 	}
 	return nil

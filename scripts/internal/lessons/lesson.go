@@ -79,7 +79,7 @@ func Find(root, name string) (Lesson, error) {
 
 // notLearnerFiles are the folders of solutions/NN-topic/ that hold no solution of a learner
 // file: wrong solutions, broken operators, and the manifests a solution's types generate.
-var notLearnerFiles = []string{"wrong", "broken", generatedDir}
+var notLearnerFiles = []string{"wrong", "broken", GeneratedDir}
 
 // EditableFiles are the files a learner edits: exactly those that have a solution, as paths
 // relative to the lesson with forward slashes ("parse.go", "api/v1alpha1/types.go").

@@ -24,7 +24,7 @@ func (l Lesson) SolutionOverlay() (map[string]string, error) {
 		}
 		overlay[filepath.Join(l.Dir, f)] = filepath.Join(l.SolutionDir, f)
 	}
-	generated, err := l.solutionGenerated() // the manifests its types generate (generate.go)
+	generated, err := l.solutionGenerated() // the manifests its types generate (below)
 	if err != nil {
 		return nil, err
 	}
@@ -83,14 +83,14 @@ func OverlaidName(file string) string {
 	return strings.TrimSuffix(file, ".go") + "_overlaid.go"
 }
 
-// generatedDir is the folder of generated files other than Go, relative to the lesson.
-const generatedDir = "config"
+// GeneratedDir is the folder of generated files other than Go, relative to the lesson.
+const GeneratedDir = "config"
 
 // solutionGenerated maps each generated file of the lesson to the solution's copy, for the
 // solution overlay: every file under solutions/NN-topic/config/.
 func (l Lesson) solutionGenerated() (map[string]string, error) {
 	overlay := map[string]string{}
-	root := filepath.Join(l.SolutionDir, generatedDir)
+	root := filepath.Join(l.SolutionDir, GeneratedDir)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

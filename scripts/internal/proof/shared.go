@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/generated"
 	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/text"
@@ -57,7 +58,7 @@ func (s *sharedBinary) compiled(ctx context.Context, l lessons.Lesson, w variant
 
 func (s *sharedBinary) compile(ctx context.Context, l lessons.Lesson) {
 	start := time.Now()
-	ownAPI, err := l.GenerateOverlay(ctx, s.build.Overlay, filepath.Join(s.dir, "generated"))
+	ownAPI, err := generated.Overlay(ctx, l, s.build.Overlay, filepath.Join(s.dir, "generated"))
 	switch {
 	case err != nil:
 		s.err = err

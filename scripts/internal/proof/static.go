@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"workshop.local/scripts/internal/lessons/generated"
 )
 
 // staticChecks: formatting, go vet of every module, no deprecated API anywhere, generated files
@@ -51,7 +53,7 @@ func (t *tester) scaffoldsCurrent(ctx context.Context) (string, error) {
 			continue
 		}
 		names = append(names, l.Name)
-		found, err := l.ScaffoldDrift(ctx, t.scratch)
+		found, err := generated.ScaffoldDrift(ctx, l, t.scratch)
 		if err != nil {
 			return "", err
 		}
@@ -76,7 +78,7 @@ func (t *tester) generatedCurrent(ctx context.Context) (string, error) {
 			continue
 		}
 		n++
-		found, err := l.StaleGenerated(ctx, t.scratch)
+		found, err := generated.Stale(ctx, l, t.scratch)
 		if err != nil {
 			return "", err
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/generated"
 	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/text"
@@ -133,7 +134,7 @@ func compileWrong(ctx context.Context, dir string, l lessons.Lesson, w variants.
 		return compiled{wrong: w, err: err}
 	}
 	// A wrong API type generates its own manifest (lesson 10): the specs install that one.
-	ownAPI, err := l.GenerateOverlay(ctx, overlay, filepath.Join(dir, w.Name+".generated"))
+	ownAPI, err := generated.Overlay(ctx, l, overlay, filepath.Join(dir, w.Name+".generated"))
 	if err != nil {
 		return compiled{wrong: w, err: err, applied: true}
 	}

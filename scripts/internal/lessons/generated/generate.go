@@ -1,4 +1,9 @@
-package lessons
+// Package generated keeps a lesson's generated and scaffolded files what their pinned tools make
+// of them: it runs the generators lesson.yaml declares (make generate), lists the committed files
+// that are stale, generates a wrong solution's own manifests for its overlay (unless it changes
+// only function bodies: bodies.go), and compares a scaffolded lesson with what its CLI writes
+// (scaffold.go).
+package generated
 
 import (
 	"bytes"
@@ -10,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/project"
 )
@@ -19,7 +25,7 @@ import (
 // generates. Its solution commits the manifests its own types generate, under the same paths in
 // solutions/NN-topic/ (the deepcopy functions do not depend on markers, so the lesson's serve
 // both). Go's -overlay replaces embedded files too, so the specs see the manifest of the code
-// they run. A wrong solution's manifest is generated on the fly (GenerateOverlay).
+// they run. A wrong solution's manifest is generated on the fly (Overlay).
 
 // Generate runs the lesson's generators on a copy of its package with overlay applied (nil:
 // the files as they are), writing into out, and returns the generated files relative to out.
@@ -27,17 +33,17 @@ import (
 // (GOWORK=off): a generator reads files from disk and knows nothing of -overlay. What a step
 // writes among the copied sources (deepcopy-gen's zz_generated.deepcopy.go) is moved to
 // out/generated with the rest.
-func (l Lesson) Generate(ctx context.Context, overlay map[string]string, out string) ([]string, error) {
+func Generate(ctx context.Context, l lessons.Lesson, overlay map[string]string, out string) ([]string, error) {
 	src := filepath.Join(out, "src")
 	if err := os.RemoveAll(out); err != nil {
 		return nil, err
 	}
-	copied, err := l.copyPackage(src, overlay)
+	copied, err := copyPackage(l, src, overlay)
 	if err != nil {
 		return nil, err
 	}
 	gen := filepath.Join(out, "generated")
-	if err := l.RunGenerator(ctx, src, gen, true); err != nil {
+	if err := Run(ctx, l, src, gen, true); err != nil {
 		return nil, err
 	}
 	if err := moveNewFiles(src, gen, copied); err != nil {
@@ -81,7 +87,7 @@ func moveNewFiles(src, gen string, copied map[string]bool) error {
 // afresh) to dst, each replaced by its overlay when it has one, and returns the paths it copied,
 // relative to dst. The copy's go.mod points its relative replaces (the harness, the scripts
 // module) back at the workspace.
-func (l Lesson) copyPackage(dst string, overlay map[string]string) (map[string]bool, error) {
+func copyPackage(l lessons.Lesson, dst string, overlay map[string]string) (map[string]bool, error) {
 	copied := map[string]bool{}
 	err := filepath.WalkDir(l.Dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -118,26 +124,26 @@ func (l Lesson) copyPackage(dst string, overlay map[string]string) (map[string]b
 	return copied, err
 }
 
-// GenerateOverlay regenerates the lesson's files for the code overlay puts in place and adds
+// Overlay regenerates the lesson's files for the code overlay puts in place and adds
 // the generated manifests to it, and the generated Go files where the solution commits its own
-// (elsewhere they must not differ, see StaleGenerated).
+// (elsewhere they must not differ, see Stale).
 // It reports whether those manifests differ from the solution's: code with an API of its own
 // (a wrong types file) installs a CRD that no other run may share. It changes nothing for a
 // lesson without `make generate`.
-func (l Lesson) GenerateOverlay(ctx context.Context, overlay map[string]string, out string) (ownManifests bool, err error) {
+func Overlay(ctx context.Context, l lessons.Lesson, overlay map[string]string, out string) (ownManifests bool, err error) {
 	if !l.Generates() || l.GeneratesFromSolution() { // from the solution: nothing of its own to overlay
 		return false, nil
 	}
-	if l.onlyBodiesChanged(overlay) { // it generates the solution's files, which overlay holds
+	if onlyBodiesChanged(l, overlay) { // it generates the solution's files, which overlay holds
 		return false, nil
 	}
-	files, err := l.Generate(ctx, overlay, out)
+	files, err := Generate(ctx, l, overlay, out)
 	if err != nil {
 		return false, err
 	}
 	for _, f := range files {
 		generated := filepath.Join(out, "generated", f)
-		manifest := strings.HasPrefix(f, generatedDir+string(filepath.Separator))
+		manifest := strings.HasPrefix(f, lessons.GeneratedDir+string(filepath.Separator))
 		// Generated Go code is overlaid only where it is the learner's to regenerate (the
 		// solution commits its own: lesson 11's deepcopy functions follow its fields).
 		if !manifest && !exists(filepath.Join(l.SolutionDir, f)) {
@@ -159,18 +165,18 @@ func isRole(path string) bool {
 	return err == nil && bytes.Contains(data, []byte("\nkind: Role\n"))
 }
 
-// StaleGenerated generates the lesson's files, for the starter (unless they are generated from
+// Stale generates the lesson's files, for the starter (unless they are generated from
 // the solution) and for the solution, and lists every committed file that differs from what its
 // types generate (or is missing), as "path: why". Empty means current.
-func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, error) {
+func Stale(ctx context.Context, l lessons.Lesson, scratch string) ([]string, error) {
 	var stale []string
 	if !l.GeneratesFromSolution() {
-		starter, err := l.Generate(ctx, nil, filepath.Join(scratch, "generate-"+l.Name+"-starter"))
+		starter, err := Generate(ctx, l, nil, filepath.Join(scratch, "generate-"+l.Name+"-starter"))
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range starter {
-			if l.Scaffolded() && strings.HasPrefix(f, generatedDir+string(filepath.Separator)) {
+			if l.Scaffolded() && strings.HasPrefix(f, lessons.GeneratedDir+string(filepath.Separator)) {
 				continue // the CLI's manifests until the learner runs make manifests: ScaffoldDrift compares them
 			}
 			got := filepath.Join(scratch, "generate-"+l.Name+"-starter", "generated", f)
@@ -182,17 +188,17 @@ func (l Lesson) StaleGenerated(ctx context.Context, scratch string) ([]string, e
 		return nil, err
 	}
 	out := filepath.Join(scratch, "generate-"+l.Name+"-solution")
-	solution, err := l.Generate(ctx, overlay, out)
+	solution, err := Generate(ctx, l, overlay, out)
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range solution {
 		got := filepath.Join(out, "generated", f)
 		committed, where := filepath.Join(l.SolutionDir, f), "solutions/"+l.Name+"/"+f
-		if !strings.HasPrefix(f, generatedDir+string(filepath.Separator)) && !exists(committed) {
+		if !strings.HasPrefix(f, lessons.GeneratedDir+string(filepath.Separator)) && !exists(committed) {
 			committed, where = filepath.Join(l.Dir, f), "lessons/"+l.Name+"/"+f+" (generated from the solution's types)"
 		}
-		fix := "generate it from the solution's types (see lessons.Generate) and commit it"
+		fix := "generate it from the solution's types (see generated.Generate) and commit it"
 		if l.GeneratesFromSolution() {
 			fix = "run make generate LESSON=" + l.Number
 		}
@@ -219,24 +225,24 @@ func differs(generated, committed, name, fix string) []string {
 	return nil
 }
 
-// RunGenerator runs the lesson's generators (make generate) on the package in src, writing into
+// Run runs the lesson's generators (make generate) on the package in src, writing into
 // out. Outside the workspace (isolated), src is a copy with its own go.mod: GOWORK=off. A lesson
 // whose code is generated from its solution (GeneratesFromSolution) is regenerated from it when
 // not isolated: src is then ignored, and the solution's generated files are written under out.
-func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool) error {
+func Run(ctx context.Context, l lessons.Lesson, src, out string, isolated bool) error {
 	g := l.Manifest.Generate
 	toolsDir, _ := l.ToolsModule()
 	if g == nil || toolsDir == "" {
-		return fmt.Errorf("lesson %s generates nothing (no generate in %s, or no tools/go.mod)", l.Number, ManifestFile)
+		return fmt.Errorf("lesson %s generates nothing (no generate in %s, or no tools/go.mod)", l.Number, lessons.ManifestFile)
 	}
 	if (l.GeneratesFromSolution() || l.Scaffolded()) && !isolated {
 		// lesson 14: the starter has no tags to generate from; lesson 11: the starter keeps the
 		// CLI's files until the learner runs make manifests generate. Either way, what make
 		// generate keeps current is the solution's.
-		return l.generateFromSolution(ctx, out)
+		return generateFromSolution(ctx, l, out)
 	}
 	for _, step := range g.Steps {
-		if err := l.runStep(ctx, step, src, out, isolated); err != nil {
+		if err := runStep(ctx, l, step, src, out, isolated); err != nil {
 			return err
 		}
 	}
@@ -244,7 +250,7 @@ func (l Lesson) RunGenerator(ctx context.Context, src, out string, isolated bool
 }
 
 // runStep builds one generator from the tools module and runs it in src.
-func (l Lesson) runStep(ctx context.Context, step Step, src, out string, isolated bool) error {
+func runStep(ctx context.Context, l lessons.Lesson, step lessons.Step, src, out string, isolated bool) error {
 	binary, err := l.BuildTool(ctx, step.Tool)
 	if err != nil {
 		return err
@@ -263,15 +269,15 @@ func (l Lesson) runStep(ctx context.Context, step Step, src, out string, isolate
 		run.Env = append(run.Env, "GOWORK=off")
 	}
 	if b, err := run.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s in lesson %s failed: %v\n%s", ToolName(step.Tool), strings.Join(args, " "), l.Number, err, b)
+		return fmt.Errorf("%s %s in lesson %s failed: %v\n%s", lessons.ToolName(step.Tool), strings.Join(args, " "), l.Number, err, b)
 	}
 	return nil
 }
 
 // generateFromSolution generates the lesson's files from its solution in a scratch folder and
 // writes them under out: the Go code to out/<path> (the lesson), the manifests to the
-// solution's folder, as StaleGenerated compares them.
-func (l Lesson) generateFromSolution(ctx context.Context, out string) error {
+// solution's folder, as Stale compares them.
+func generateFromSolution(ctx context.Context, l lessons.Lesson, out string) error {
 	overlay, err := l.SolutionOverlay()
 	if err != nil {
 		return err
@@ -281,7 +287,7 @@ func (l Lesson) generateFromSolution(ctx context.Context, out string) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	files, err := l.Generate(ctx, overlay, scratch)
+	files, err := Generate(ctx, l, overlay, scratch)
 	if err != nil {
 		return err
 	}
@@ -291,7 +297,7 @@ func (l Lesson) generateFromSolution(ctx context.Context, out string) error {
 			return err
 		}
 		to := filepath.Join(out, f)
-		if strings.HasPrefix(f, generatedDir+string(filepath.Separator)) || exists(filepath.Join(l.SolutionDir, f)) {
+		if strings.HasPrefix(f, lessons.GeneratedDir+string(filepath.Separator)) || exists(filepath.Join(l.SolutionDir, f)) {
 			to = filepath.Join(l.SolutionDir, f)
 		}
 		if err := writeFile(to, data); err != nil {

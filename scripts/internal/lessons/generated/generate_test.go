@@ -1,4 +1,4 @@
-package lessons
+package generated
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // fakeGenerator is a generator that needs no controller-gen: it copies the marker lines of the
@@ -39,10 +41,10 @@ func main() {
 
 // generatingLesson is fakeLesson with a generator, declared as lesson.yaml declares one: a tool
 // of the lesson's tools module.
-func generatingLesson(t *testing.T) Lesson {
+func generatingLesson(t *testing.T) lessons.Lesson {
 	t.Helper()
 	l := fakeLesson(t)
-	l.Manifest.Generate = &Generate{Steps: []Step{{Tool: "demotools/gen", Args: []string{"{out}"}}}}
+	l.Manifest.Generate = &lessons.Generate{Steps: []lessons.Step{{Tool: "demotools/gen", Args: []string{"{out}"}}}}
 	write(t, filepath.Join(l.Dir, "tools", "go.mod"), "module demotools\n\ngo 1.26\n")
 	write(t, filepath.Join(l.Dir, "tools", "gen", "main.go"), fakeGenerator)
 	write(t, filepath.Join(l.Dir, "go.mod"), "module demo\n")
@@ -65,13 +67,13 @@ func TestGeneratedFilesAreCheckedAndOverlaid(t *testing.T) {
 	if !l.Generates() || fakeLesson(t).Generates() {
 		t.Fatal("Generates should be true exactly for a lesson whose lesson.yaml declares generate")
 	}
-	stale, err := l.StaleGenerated(ctx, t.TempDir())
+	stale, err := Stale(ctx, l, t.TempDir())
 	if err != nil || len(stale) != 0 {
 		t.Fatalf("committed files match what is generated, want no stale file, got %v (error %v)", stale, err)
 	}
 
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\n// +marker max=6\n")
-	stale, err = l.StaleGenerated(ctx, t.TempDir())
+	stale, err = Stale(ctx, l, t.TempDir())
 	if err != nil || len(stale) != 1 || !strings.Contains(stale[0], "solutions/01-demo/config/markers.txt: stale") {
 		t.Fatalf("the solution's markers changed, want its manifest reported stale, got %v (error %v)", stale, err)
 	}
@@ -86,7 +88,7 @@ func TestGeneratedFilesAreCheckedAndOverlaid(t *testing.T) {
 		t.Fatalf("the solution overlay should put the solution's manifest in place, got %v", overlay)
 	}
 
-	own, err := l.GenerateOverlay(ctx, overlay, filepath.Join(t.TempDir(), "generated"))
+	own, err := Overlay(ctx, l, overlay, filepath.Join(t.TempDir(), "generated"))
 	if err != nil || own {
 		t.Fatalf("the solution's own code generates the solution's manifest, want own=false, got %v (error %v)", own, err)
 	}
@@ -94,7 +96,7 @@ func TestGeneratedFilesAreCheckedAndOverlaid(t *testing.T) {
 	wrong := filepath.Join(t.TempDir(), "demo.go")
 	write(t, wrong, "package demo\n\n// +marker max=500\n")
 	overlay[filepath.Join(l.Dir, "demo.go")] = wrong
-	own, err = l.GenerateOverlay(ctx, overlay, filepath.Join(t.TempDir(), "generated"))
+	own, err = Overlay(ctx, l, overlay, filepath.Join(t.TempDir(), "generated"))
 	if err != nil || !own {
 		t.Fatalf("a wrong API generates a manifest of its own, want own=true, got %v (error %v)", own, err)
 	}
@@ -140,8 +142,8 @@ func main() {
 func TestCodeGeneratedFromTheSolution(t *testing.T) {
 	ctx := context.Background()
 	l := generatingLesson(t)
-	l.Manifest.Generate.From = FromSolution
-	l.Manifest.Generate.Steps = append(l.Manifest.Generate.Steps, Step{Tool: "demotools/gen2", Args: []string{"{out}", "{lesson}/hack/header.txt"}})
+	l.Manifest.Generate.From = lessons.FromSolution
+	l.Manifest.Generate.Steps = append(l.Manifest.Generate.Steps, lessons.Step{Tool: "demotools/gen2", Args: []string{"{out}", "{lesson}/hack/header.txt"}})
 	write(t, filepath.Join(l.Dir, "tools", "gen2", "main.go"), secondGenerator)
 	write(t, filepath.Join(l.Dir, "hack", "header.txt"), "// header\n")
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n\n// +marker max=5\n// +client\n")
@@ -150,7 +152,7 @@ func TestCodeGeneratedFromTheSolution(t *testing.T) {
 	}
 
 	// make generate: from the solution, whatever the learner's files say.
-	if err := l.RunGenerator(ctx, l.Dir, l.Dir, false); err != nil {
+	if err := Run(ctx, l, l.Dir, l.Dir, false); err != nil {
 		t.Fatal(err)
 	}
 	for file, want := range map[string]string{
@@ -166,19 +168,19 @@ func TestCodeGeneratedFromTheSolution(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(l.Dir, "config", "markers.txt")); err != nil {
 		t.Fatal(err)
 	}
-	stale, err := l.StaleGenerated(ctx, t.TempDir())
+	stale, err := Stale(ctx, l, t.TempDir())
 	if err != nil || len(stale) != 0 {
 		t.Fatalf("generated from the solution and committed: want no stale file (the starter generates no client, and is not compared), got %v (error %v)", stale, err)
 	}
 
 	write(t, filepath.Join(l.Dir, "zz_generated.client.go"), "package demo\n")
-	stale, err = l.StaleGenerated(ctx, t.TempDir())
+	stale, err = Stale(ctx, l, t.TempDir())
 	if err != nil || len(stale) != 1 || !strings.Contains(stale[0], "lessons/01-demo/zz_generated.client.go (generated from the solution's types): stale; run make generate LESSON=01") {
 		t.Fatalf("a committed client that the solution does not generate should be stale, got %v (error %v)", stale, err)
 	}
 
 	overlay := map[string]string{filepath.Join(l.Dir, "demo.go"): filepath.Join(l.SolutionDir, "demo.go")}
-	if own, err := l.GenerateOverlay(ctx, overlay, filepath.Join(t.TempDir(), "generated")); err != nil || own || len(overlay) != 1 {
+	if own, err := Overlay(ctx, l, overlay, filepath.Join(t.TempDir(), "generated")); err != nil || own || len(overlay) != 1 {
 		t.Fatalf("code generated from the solution is never generated for a wrong solution: got own=%v, overlay %v (error %v)", own, overlay, err)
 	}
 }

@@ -1,4 +1,4 @@
-package lessons
+package generated
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"go/printer"
 	"go/token"
 	"strings"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // Code generators read a package's declarations and comments, never a function's statements:
@@ -17,7 +19,7 @@ import (
 
 // onlyBodiesChanged says whether every file the overlay puts in place other than the solution's
 // is a Go file that differs from the solution's only inside function bodies.
-func (l Lesson) onlyBodiesChanged(overlay map[string]string) bool {
+func onlyBodiesChanged(l lessons.Lesson, overlay map[string]string) bool {
 	solution, err := l.SolutionOverlay()
 	if err != nil {
 		return false

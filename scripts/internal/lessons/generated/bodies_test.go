@@ -1,4 +1,4 @@
-package lessons
+package generated
 
 import (
 	"context"
@@ -69,7 +69,7 @@ func TestGenerateOverlaySkipsABodyOnlyChange(t *testing.T) {
 	wrong := filepath.Join(t.TempDir(), "demo.go")
 	write(t, wrong, "package demo\n\n// +marker max=5\n\nfunc f() int { return 2 }\n")
 	overlay[filepath.Join(l.Dir, "demo.go")] = wrong
-	own, err := l.GenerateOverlay(context.Background(), overlay, filepath.Join(t.TempDir(), "generated"))
+	own, err := Overlay(context.Background(), l, overlay, filepath.Join(t.TempDir(), "generated"))
 	if err != nil || own || overlay[manifest] != solutionManifest {
 		t.Fatalf("want the solution's manifest kept and own=false, got own=%v, manifest %s (error %v)", own, overlay[manifest], err)
 	}

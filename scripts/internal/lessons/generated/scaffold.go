@@ -1,4 +1,4 @@
-package lessons
+package generated
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/subprocess"
 )
 
@@ -23,22 +24,22 @@ import (
 // ScaffoldDrift runs the lesson's scaffolding commands in a scratch folder and lists every
 // difference from the committed lesson, as "path: why". Empty means the lesson is what the
 // pinned CLI makes.
-func (l Lesson) ScaffoldDrift(ctx context.Context, scratch string) ([]string, error) {
+func ScaffoldDrift(ctx context.Context, l lessons.Lesson, scratch string) ([]string, error) {
 	dir := filepath.Join(scratch, "scaffold-"+l.Name)
-	if err := l.RunScaffold(ctx, dir, nil); err != nil {
+	if err := Scaffold(ctx, l, dir, nil); err != nil {
 		return nil, err
 	}
-	excepted, err := l.scaffoldExceptions()
+	excepted, err := scaffoldExceptions(l)
 	if err != nil {
 		return nil, err
 	}
-	return l.compareScaffold(dir, excepted)
+	return compareScaffold(l, dir, excepted)
 }
 
-// RunScaffold runs the lesson's scaffolding commands, as make test checks them, in dir (made
+// Scaffold runs the lesson's scaffolding commands, as make test checks them, in dir (made
 // afresh), with env added to this process's environment. The CLI fetches the project's modules
 // (kubebuilder runs go get and go mod tidy): make prepare and make kit run it for that.
-func (l Lesson) RunScaffold(ctx context.Context, dir string, env []string) error {
+func Scaffold(ctx context.Context, l lessons.Lesson, dir string, env []string) error {
 	s := l.Manifest.Scaffold
 	if err := os.RemoveAll(dir); err != nil {
 		return err
@@ -58,7 +59,7 @@ func (l Lesson) RunScaffold(ctx context.Context, dir string, env []string) error
 		// The scratch folder may lie inside the workspace: the scaffold is a module of its own.
 		cmd.Dir, cmd.Env = dir, append(append(os.Environ(), "GOWORK=off"), env...)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s %s failed in %s: %v\n%s", ToolName(s.Tool), strings.Join(args, " "), dir, err, out)
+			return fmt.Errorf("%s %s failed in %s: %v\n%s", lessons.ToolName(s.Tool), strings.Join(args, " "), dir, err, out)
 		}
 	}
 	return nil
@@ -67,7 +68,7 @@ func (l Lesson) RunScaffold(ctx context.Context, dir string, env []string) error
 // scaffoldExceptions are the files the comparison leaves out: the learner's Go files (every one
 // the solution replaces) and the workshop's patterns. The manifests the learner regenerates
 // (config/) stay in: the starter keeps the CLI's until the learner runs make manifests.
-func (l Lesson) scaffoldExceptions() (func(rel string) bool, error) {
+func scaffoldExceptions(l lessons.Lesson) (func(rel string) bool, error) {
 	learner := map[string]bool{}
 	files, err := l.EditableFiles()
 	if err != nil {
@@ -94,7 +95,7 @@ func (l Lesson) scaffoldExceptions() (func(rel string) bool, error) {
 }
 
 // compareScaffold compares the CLI's files under dir with the lesson's, both ways.
-func (l Lesson) compareScaffold(dir string, excepted func(string) bool) ([]string, error) {
+func compareScaffold(l lessons.Lesson, dir string, excepted func(string) bool) ([]string, error) {
 	made, err := listFiles(dir)
 	if err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func (l Lesson) compareScaffold(dir string, excepted func(string) bool) ([]strin
 		if err != nil {
 			return nil, err
 		}
-		want, problem := l.patch(rel, want)
+		want, problem := patch(l, rel, want)
 		if problem != "" {
 			drift = append(drift, where+rel+": "+problem)
 			continue
@@ -142,7 +143,7 @@ func (l Lesson) compareScaffold(dir string, excepted func(string) bool) ([]strin
 
 // patch applies lesson.yaml's patches of the file rel to the CLI's content, or says why one
 // cannot be: its old text must occur exactly once, or the patch would hide what the CLI changed.
-func (l Lesson) patch(rel string, content []byte) ([]byte, string) {
+func patch(l lessons.Lesson, rel string, content []byte) ([]byte, string) {
 	for _, p := range l.Manifest.Scaffold.Patched {
 		if p.File != rel {
 			continue
@@ -163,7 +164,8 @@ func listFiles(root string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		rel := relSlash(root, path)
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		if d.IsDir() && (rel == "bin" || rel == ".git") {
 			return filepath.SkipDir
 		}

@@ -1,10 +1,12 @@
-package lessons
+package generated
 
 import (
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"workshop.local/scripts/internal/lessons"
 )
 
 // TestScaffoldComparisonFindsEveryDrift proves the comparison of a scaffolded lesson with what
@@ -12,7 +14,7 @@ import (
 // workshop changed other than at its end, and leaves out the learner's and the workshop's files.
 func TestScaffoldComparisonFindsEveryDrift(t *testing.T) {
 	l := fakeLesson(t) // demo.go is the learner's file (the solution replaces it)
-	l.Manifest.Scaffold = &Scaffold{Tool: "x", Commands: [][]string{{"init"}},
+	l.Manifest.Scaffold = &lessons.Scaffold{Tool: "x", Commands: [][]string{{"init"}},
 		Workshop: []string{"README.md", "*_test.go", "tools/"}, Appended: []string{"Makefile"}}
 	made := t.TempDir()
 	for name, content := range map[string]string{
@@ -28,11 +30,11 @@ func TestScaffoldComparisonFindsEveryDrift(t *testing.T) {
 	} {
 		write(t, filepath.Join(l.Dir, name), content)
 	}
-	excepted, err := l.scaffoldExceptions()
+	excepted, err := scaffoldExceptions(l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	drift, err := l.compareScaffold(made, excepted)
+	drift, err := compareScaffold(l, made, excepted)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func TestScaffoldComparisonFindsEveryDrift(t *testing.T) {
 	}
 
 	write(t, filepath.Join(l.Dir, "Makefile"), "# ours first\nall:\n")
-	drift, err = l.compareScaffold(made, excepted)
+	drift, err = compareScaffold(l, made, excepted)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,20 +62,20 @@ func TestScaffoldComparisonFindsEveryDrift(t *testing.T) {
 // comparison, and that a patch whose old text the CLI no longer writes once is reported.
 func TestScaffoldPatches(t *testing.T) {
 	l := fakeLesson(t)
-	patch := ScaffoldEdit{File: "cmd/main.go", Old: `":8081"`, New: `"127.0.0.1:8081"`, Why: "loopback"}
-	l.Manifest.Scaffold = &Scaffold{Tool: "x", Commands: [][]string{{"init"}}, Patched: []ScaffoldEdit{patch}}
+	patch := lessons.ScaffoldEdit{File: "cmd/main.go", Old: `":8081"`, New: `"127.0.0.1:8081"`, Why: "loopback"}
+	l.Manifest.Scaffold = &lessons.Scaffold{Tool: "x", Commands: [][]string{{"init"}}, Patched: []lessons.ScaffoldEdit{patch}}
 	made := t.TempDir()
 	write(t, filepath.Join(made, "cmd/main.go"), `probe := ":8081" // the rest`+"\n")
 	write(t, filepath.Join(l.Dir, "cmd/main.go"), `probe := "127.0.0.1:8081" // the rest`+"\n")
-	excepted, err := l.scaffoldExceptions()
+	excepted, err := scaffoldExceptions(l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if drift, err := l.compareScaffold(made, excepted); err != nil || len(drift) > 0 {
+	if drift, err := compareScaffold(l, made, excepted); err != nil || len(drift) > 0 {
 		t.Errorf("the patched file should match, got %v (error %v)", drift, err)
 	}
 	write(t, filepath.Join(made, "cmd/main.go"), `probe := ":9090" // the rest`+"\n")
-	drift, err := l.compareScaffold(made, excepted)
+	drift, err := compareScaffold(l, made, excepted)
 	if err != nil || len(drift) != 1 || !strings.Contains(drift[0], "not once") {
 		t.Errorf("a patch the CLI's file no longer fits should be reported, got %v (error %v)", drift, err)
 	}
