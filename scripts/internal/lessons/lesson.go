@@ -1,5 +1,8 @@
-// Package lessons finds the workshop's lessons, overlays their solutions, runs their specs and
-// reads the results per exercise. `make check` and `make test` are built on it.
+// Package lessons finds the workshop's lessons and says what each one is: its manifest
+// (lesson.yaml), its exercises, its learner files and their solution overlay, the sums of its
+// shipped specs and its pinned tools. `make check` and `make test` are built on it and on its
+// sub-packages, which take a lesson and do one thing with it: specrun builds and runs its specs,
+// variants its wrong solutions and broken operators, generated its generated and scaffolded files.
 package lessons
 
 import (
