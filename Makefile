@@ -95,8 +95,8 @@ kit-install: go-present
 	@$(WS) kit-install --kit "$(abspath $(KIT))"
 
 # The maintainers' proofs and chores.
-.PHONY: test test-wrong wrong-edit wrong-save mistakes sums generate l10n-diff ginkgo
-test test-wrong wrong-edit wrong-save mistakes sums generate l10n-diff: tools
+.PHONY: test test-wrong signatures wrong-edit wrong-save mistakes sums generate l10n-diff ginkgo
+test test-wrong signatures wrong-edit wrong-save mistakes sums generate l10n-diff: tools
 	@$(WS) $@
 ginkgo: tools
 	@$(WS) ginkgo -- $(ARGS)

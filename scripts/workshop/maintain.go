@@ -18,7 +18,7 @@ import (
 // maintainCommands are the workshop's own proofs and chores: test, test-wrong, mistakes,
 // generate, l10n-diff, ginkgo, pins, bench-cluster.
 func maintainCommands() []*cobra.Command {
-	return []*cobra.Command{testCommand(), testWrongCommand(), wrongEditCommand(), wrongSaveCommand(), mistakesCommand(), sumsCommand(), generateCommand(), l10nDiffCommand(),
+	return []*cobra.Command{testCommand(), testWrongCommand(), signaturesCommand(), wrongEditCommand(), wrongSaveCommand(), mistakesCommand(), sumsCommand(), generateCommand(), l10nDiffCommand(),
 		ginkgoCommand(), overlayCommand(), scriptCommand("pins", "Apply scripts/versions/versions.env (the one place versions are pinned) to every go.mod", "pins.sh"),
 		scriptCommand("bench-cluster", "Measure build, start, stop and memory of the local cluster (writes docs/benchmarks.md)", "bench-cluster.sh")}
 }
@@ -50,6 +50,16 @@ func testWrongCommand() *cobra.Command {
 		stringFlag(cmd, &only, "wrong", "WRONG", "one wrong solution, by name")
 		boolFlag(cmd, &quick, "quick", "QUICK", "as make test does: the spec in wrong/caught-by.tsv first, and stop at the first failing spec")
 	})
+}
+
+func signaturesCommand() *cobra.Command {
+	return lessonCommand{
+		use: "signatures", make: "signatures", needLesson: true, needsCluster: true,
+		short: "Measure which specs each wrong solution of a lesson fails (twice), into wrong/signatures.json",
+		run: func(cmd *cobra.Command, r resolved) (bool, error) {
+			return proof.Signatures(cmd.Context(), scratch(r.root), r.lesson)
+		},
+	}.command(nil)
 }
 
 func mistakesCommand() *cobra.Command {

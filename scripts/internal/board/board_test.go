@@ -239,3 +239,32 @@ func mustListen(t *testing.T, addr string) net.Listener {
 	}
 	return ln
 }
+
+// TestFailuresNameTheKnownMistake proves the failures view groups the learners stuck on one
+// known mistake together, whatever spec failed first for each, under the mistake's sentence, and
+// that a report naming something that is not a wrong solution's name is refused.
+func TestFailuresNameTheKnownMistake(t *testing.T) {
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"), Options{
+		Mistakes: map[string]map[string]string{"02-clients": {"copies-data-only": "it copies Data only on update"}},
+	})
+	send := func(name, failure, mistake string) (int, string) {
+		if b.secrets[name] == "" {
+			b.join(name)
+		}
+		res := Result{Specs: 4, SpecsPassed: 2, CheckedAt: b.now, FirstFailure: failure, Mistake: mistake}
+		body, _ := json.Marshal(Report{Learner: name, Lessons: map[string]map[int]Result{"02-clients": {3: res}}})
+		return b.post(b.s.Code(), body)
+	}
+	for name, failure := range map[string]string{"ada": "Expected binaryData", "grace": "Expected labels", "linus": "Expected binaryData"} {
+		if status, msg := send(name, failure, "copies-data-only"); status/100 != 2 {
+			t.Fatalf("report of %s: %d %s", name, status, msg)
+		}
+	}
+	failures := b.get("/failures")
+	if !strings.Contains(failures, "<td>3</td><td class=\"message\">known mistake: it copies Data only on update (copies-data-only)</td>") {
+		t.Errorf("want the three learners in one group under the mistake's sentence:\n%s", failures)
+	}
+	if status, msg := send("ada", "x", "<b>bold</b>"); status != http.StatusBadRequest || !strings.Contains(msg, "not a wrong solution's name") {
+		t.Errorf("want a mistake that is no wrong solution's name refused, got %d %s", status, msg)
+	}
+}

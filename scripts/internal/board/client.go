@@ -233,7 +233,8 @@ func reportOf(name string, st *learner.State) Report {
 				r.Lessons[lesson] = map[int]Result{}
 			}
 			r.Lessons[lesson][n] = Result{Passed: e.Passed, SpecsPassed: e.SpecsPassed, Specs: e.Specs,
-				FirstFailure: truncate(e.FirstFailure, maxFailureRunes), CheckedAt: e.CheckedAt, HintsShown: e.HintsShown}
+				FirstFailure: truncate(e.FirstFailure, maxFailureRunes), CheckedAt: e.CheckedAt, HintsShown: e.HintsShown + len(e.MistakesNamed),
+				Mistake: e.Mistake}
 		}
 	}
 	return r

@@ -184,9 +184,14 @@ func (s *Server) failureGroups() []failureGroup {
 					continue
 				}
 				ex := fmt.Sprintf("%s #%d", lesson, n)
-				key := [2]string{ex, e.FirstFailure}
+				message := e.FirstFailure
+				if e.Mistake != "" {
+					// One known mistake is one thing to explain, whatever spec failed first.
+					message = s.mistakeText(lesson, e.Mistake)
+				}
+				key := [2]string{ex, message}
 				if byKey[key] == nil {
-					byKey[key] = &failureGroup{Exercise: ex, Message: e.FirstFailure}
+					byKey[key] = &failureGroup{Exercise: ex, Message: message}
 				}
 				g := byKey[key]
 				if g.Count++; len(g.Learners) < namesPerGroup {
@@ -203,6 +208,15 @@ func (s *Server) failureGroups() []failureGroup {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Exercise, b.Exercise), cmp.Compare(a.Message, b.Message))
 	})
 	return groups
+}
+
+// mistakeText is how the failures view names a known mistake: its sentence, where the
+// instructor's workspace has it, and its name (docs/mistakes.md lists it).
+func (s *Server) mistakeText(lesson, name string) string {
+	if sentence := s.opts.Mistakes[lesson][name]; sentence != "" {
+		return "known mistake: " + sentence + " (" + name + ")"
+	}
+	return "known mistake: " + name
 }
 
 func ago(d time.Duration) string {

@@ -30,6 +30,9 @@ type Result struct {
 	FirstFailure string    `json:"firstFailure,omitempty"`
 	CheckedAt    time.Time `json:"checkedAt"`
 	HintsShown   int       `json:"hintsShown,omitempty"`
+	// Mistake names the known mistake (a wrong solution of the lesson, never its code) whose
+	// signature the failing check matched, as make check found it.
+	Mistake string `json:"mistake,omitempty"`
 }
 
 // Limits on what the board accepts, so one broken or hostile laptop cannot fill its memory.
@@ -40,10 +43,13 @@ const (
 	maxExercises     = 20
 	maxFailureRunes  = 300
 	maxSpecsPerCheck = 500
+	maxMistakeBytes  = 80
 )
 
 var (
 	lessonName = regexp.MustCompile(`^\d\d-[a-z0-9-]{1,40}$`)
+	// mistakeName is a wrong solution's name, kebab-case (docs/authoring.md).
+	mistakeName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+){0,15}$`)
 	sha256Hex  = regexp.MustCompile(`^[0-9a-f]{64}$`)
 )
 
@@ -99,6 +105,9 @@ func (r *Report) Validate(c Catalog) error {
 			}
 			if res.Specs < 0 || res.SpecsPassed < 0 || res.SpecsPassed > res.Specs || res.Specs > maxSpecsPerCheck {
 				return fmt.Errorf("lesson %s exercise %d: %d of %d specs is not a count", lesson, n, res.SpecsPassed, res.Specs)
+			}
+			if res.Mistake != "" && (len(res.Mistake) > maxMistakeBytes || !mistakeName.MatchString(res.Mistake)) {
+				return fmt.Errorf("lesson %s exercise %d: %q is not a wrong solution's name", lesson, n, truncate(res.Mistake, 70))
 			}
 			res.FirstFailure = truncate(strings.TrimSpace(res.FirstFailure), maxFailureRunes)
 			exercises[n] = res

@@ -32,6 +32,9 @@ type Options struct {
 	// SpecsDigest is the digest of the instructor's specs (lessons.SpecsDigest); a learner who
 	// reports another is marked on the page ("" marks nobody).
 	SpecsDigest string
+	// Mistakes are the sentences of the known mistakes, by lesson and wrong solution name: the
+	// failures view names the mistake a group of learners is stuck on (nil: by name only).
+	Mistakes map[string]map[string]string
 }
 
 // Server is the board: the state, its database, and the HTTP handlers.

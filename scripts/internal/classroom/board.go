@@ -15,6 +15,7 @@ import (
 	"workshop.local/scripts/internal/board"
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/variants"
 )
 
 // BoardState is where the board's database is: statePath, or .classroom/board.db by default.
@@ -33,7 +34,7 @@ func ServeBoard(ctx context.Context, root, addr, statePath string, maxLearners i
 	if err != nil { // the board still serves; it just cannot tell whose specs differ
 		fmt.Printf("Note: this workspace's specs cannot be read (%v), so the board will not mark learners whose specs differ.\n", err)
 	}
-	b, err := board.Open(statePath, board.Options{MaxLearners: maxLearners, Lessons: catalog(root), SpecsDigest: digest})
+	b, err := board.Open(statePath, board.Options{MaxLearners: maxLearners, Lessons: catalog(root), SpecsDigest: digest, Mistakes: knownMistakes(root)})
 	if err != nil {
 		return false, err
 	}
@@ -81,6 +82,29 @@ func catalog(root string) board.Catalog {
 		}
 	}
 	return c
+}
+
+// knownMistakes are the sentences of every lesson's wrong solutions, by lesson and name, for the
+// board's failures view.
+func knownMistakes(root string) map[string]map[string]string {
+	all, err := lessons.Discover(root)
+	if err != nil {
+		return nil
+	}
+	known := map[string]map[string]string{}
+	for _, l := range all {
+		list, _ := variants.Wrong(l)
+		for _, w := range list {
+			if w.Problem != "" {
+				continue
+			}
+			if known[l.Name] == nil {
+				known[l.Name] = map[string]string{}
+			}
+			known[l.Name][w.Name] = w.Summary
+		}
+	}
+	return known
 }
 
 // adminURL is where the instructor's commands reach the board on this laptop.

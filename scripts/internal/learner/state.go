@@ -36,6 +36,11 @@ type Exercise struct {
 	// PassedAt is the first time it passed; a later failing check does not clear it.
 	PassedAt   time.Time `json:"passedAt,omitzero"`
 	HintsShown int       `json:"hintsShown"`
+	// Mistake is the known mistake (a wrong solution's name) whose signature the last failing
+	// check of this exercise matched, alone; "" when none or several did.
+	Mistake string `json:"mistake,omitempty"`
+	// MistakesNamed are the known mistakes make hint has named: each counts as a hint used.
+	MistakesNamed []string `json:"mistakesNamed,omitempty"`
 	// SolutionForced records a solution shown with FORCE=1 before the exercise passed.
 	SolutionForced bool      `json:"solutionForced,omitempty"`
 	ResetAt        time.Time `json:"resetAt,omitzero"`

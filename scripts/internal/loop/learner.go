@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/say"
 )
 
@@ -21,6 +23,9 @@ func showHint(w io.Writer, root string, lesson lessons.Lesson, exercise int) (bo
 	info, err := exerciseInfo(lesson, exercise)
 	if err != nil {
 		return false, err
+	}
+	if named, err := nameMistake(w, root, lesson, info); named || err != nil {
+		return named, err
 	}
 	if len(info.Hints) == 0 {
 		return false, say.Errorf("lesson %s has no hints for exercise %d in %s", lesson.Number, exercise, learner.HintsFile)
@@ -42,6 +47,51 @@ func showHint(w io.Writer, root string, lesson lessons.Lesson, exercise int) (bo
 		say.Fprintf(w, "That was the last hint. Once the exercise passes, compare with the reference: make solution LESSON=%s EXERCISE=%d\n", lesson.Number, exercise)
 	}
 	return true, nil
+}
+
+// nameMistake comes before the hint levels: when the learner's last check of the exercise failed
+// exactly as a known mistake does (learner.Exercise.Mistake) and it has not been named yet, it
+// names it, in the words of that wrong solution's header in the learner's language (never its
+// code), and remembers that it did: it counts as a hint used.
+func nameMistake(w io.Writer, root string, lesson lessons.Lesson, info learner.ExerciseInfo) (bool, error) {
+	state, err := learner.Load(root)
+	if err != nil {
+		return false, err
+	}
+	mistake := state.Peek(lesson.Name, info.Number).Mistake
+	sentence := mistakeSentence(lesson, mistake)
+	if sentence == "" || slices.Contains(state.Peek(lesson.Name, info.Number).MistakesNamed, mistake) {
+		return false, nil
+	}
+	err = learner.Update(root, func(s *learner.State) {
+		e := s.Exercise(lesson.Name, info.Number)
+		e.MistakesNamed = append(e.MistakesNamed, mistake)
+	})
+	if err != nil {
+		return false, err
+	}
+	say.Fprintf(w, "Lesson %s, exercise %d: %s\nYour last check failed exactly as this known mistake does (it counts as a hint):\n\n  %s\n\n", lesson.Number, info.Number, info.Title, sentence)
+	say.Fprintf(w, "Again for the hint levels: make hint LESSON=%s EXERCISE=%d\n", lesson.Number, info.Number)
+	return true, nil
+}
+
+// mistakeSentence is the known mistake's one-sentence summary from its patch header, in the
+// learner's language; "" when no wrong solution has that name.
+func mistakeSentence(lesson lessons.Lesson, name string) string {
+	if name == "" {
+		return ""
+	}
+	list, _ := variants.Wrong(lesson)
+	for _, w := range list {
+		if w.Name != name || w.Problem != "" {
+			continue
+		}
+		if say.Chinese() {
+			return w.Chinese + "。"
+		}
+		return strings.ToUpper(w.Summary[:1]) + w.Summary[1:] + "."
+	}
+	return ""
 }
 
 func exerciseInfo(lesson lessons.Lesson, exercise int) (learner.ExerciseInfo, error) {
@@ -66,6 +116,7 @@ type progressRow struct {
 	Specs      string    `json:"specs,omitempty"`
 	Hints      int       `json:"hintsShown"`
 	HintLevels int       `json:"hintLevels"`
+	Mistakes   int       `json:"mistakesNamed,omitempty"` // known mistakes make hint named: hints too
 	Forced     bool      `json:"solutionForced,omitempty"`
 	CheckedAt  time.Time `json:"checkedAt,omitzero"`
 }
@@ -88,7 +139,7 @@ func progressRows(root string) ([]progressRow, error) {
 		for _, e := range list {
 			st := state.Peek(l.Name, e.Number)
 			row := progressRow{Lesson: l.Name, Exercise: e.Number, Title: e.Title, State: "not checked",
-				Hints: st.HintsShown, HintLevels: len(e.Hints), Forced: st.SolutionForced, CheckedAt: st.CheckedAt}
+				Hints: st.HintsShown, HintLevels: len(e.Hints), Mistakes: len(st.MistakesNamed), Forced: st.SolutionForced, CheckedAt: st.CheckedAt}
 			if !st.CheckedAt.IsZero() {
 				row.State = "failing"
 				if st.Passed {
@@ -147,6 +198,9 @@ func printProgress(w io.Writer, look look, rows []progressRow, current string) {
 			extra := ""
 			if r.Hints > 0 {
 				extra += say.Sprintf("  hints %d/%d", r.Hints, r.HintLevels)
+			}
+			if r.Mistakes > 0 {
+				extra += say.Sprintf("  known mistakes named %d", r.Mistakes)
 			}
 			if r.Forced {
 				extra += say.Sprintf("  solution seen early")

@@ -16,6 +16,7 @@ import (
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"workshop.local/scripts/internal/learner"
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
 	"workshop.local/scripts/internal/lessons/variants"
@@ -185,10 +186,34 @@ func printNext(root string, lesson lessons.Lesson, e specrun.Exercise) {
 	if e.FirstFailure.Failure != "" {
 		fmt.Printf("    %s\n", e.FirstFailure.Failure)
 	}
+	if line := mistakeLine(root, lesson, e.Number, false); line != "" {
+		fmt.Print(line)
+	}
 	say.Printf("  check it alone: make check LESSON=%s EXERCISE=%d, or at every save: make watch LESSON=%s\n", lesson.Number, e.Number, lesson.Number)
 	if broken, _ := variants.Broken(lesson); lesson.IsOwnSpecs(e.Number) {
 		say.Printf("  the proof operator by operator, as it runs: make specs LESSON=%s (the reference and %d broken ones)\n", lesson.Number, len(broken))
 	}
+}
+
+// mistakeLine says, under a failing exercise, that the failure matches a known mistake
+// (learner.Exercise.Mistake, as the check just recorded it), and how to have it named (make
+// hint; the h key in watch); once it was named, the line names it again. "" when it matches none.
+func mistakeLine(root string, lesson lessons.Lesson, exercise int, inWatch bool) string {
+	state, err := learner.Load(root)
+	if err != nil {
+		return ""
+	}
+	st := state.Peek(lesson.Name, exercise)
+	sentence := mistakeSentence(lesson, st.Mistake)
+	switch {
+	case sentence == "":
+		return ""
+	case slices.Contains(st.MistakesNamed, st.Mistake):
+		return say.Sprintf("  it fails as the known mistake make hint named: %s\n", sentence)
+	case inWatch:
+		return say.Sprintf("  this failure matches a mistake learners often make: h names it (it counts as a hint)\n")
+	}
+	return say.Sprintf("  this failure matches a mistake learners often make: make hint LESSON=%s EXERCISE=%d names it (it counts as a hint)\n", lesson.Number, exercise)
 }
 
 func printFinished(root string, lesson lessons.Lesson, only int) {

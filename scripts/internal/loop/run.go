@@ -123,14 +123,21 @@ func (c *checker) notCounted() string {
 		strings.Join(c.edited, ", "), c.lesson.Number)
 }
 
-// record remembers each checked exercise's outcome for make progress, hint and solution.
-// After make join, the results also go to the instructor's board (best effort, never failing).
+// record remembers each checked exercise's outcome for make progress, hint and solution, and
+// the known mistake a failing one matches (mistakeOf). After make join, the results also go to
+// the instructor's board (best effort, never failing).
 func (c *checker) record(res specrun.Result) error {
 	now := time.Now()
-	err := learner.Update(c.root, func(s *learner.State) {
+	sigs, _, err := variants.ReadSignatures(c.lesson)
+	if err != nil {
+		return err
+	}
+	err = learner.Update(c.root, func(s *learner.State) {
 		for _, e := range res.Exercises() {
 			if e.Number > 0 {
-				s.Exercise(c.lesson.Name, e.Number).Checked(e.Passed, e.Total, e.FirstFailure.Text, now)
+				st := s.Exercise(c.lesson.Name, e.Number)
+				st.Checked(e.Passed, e.Total, e.FirstFailure.Text, now)
+				st.Mistake = mistakeOf(sigs, res, e)
 			}
 		}
 	})
@@ -201,4 +208,27 @@ func (c *checker) missingSupport() []string {
 		}
 	}
 	return missing
+}
+
+// mistakeOf is the one known mistake whose recorded signature the exercise's outcome matches:
+// exactly its specs fail (variants.Signatures.Match). None when the exercise passes, when no
+// signature or several match (never one picked from several), or when the lesson has none.
+func mistakeOf(sigs variants.Signatures, res specrun.Result, e specrun.Exercise) string {
+	if e.Done() {
+		return ""
+	}
+	var failing, passing []string
+	for _, s := range res.Specs {
+		switch {
+		case s.Exercise != e.Number || s.FromProof:
+		case s.Passed:
+			passing = append(passing, s.Text)
+		default:
+			failing = append(failing, s.Text)
+		}
+	}
+	if names := sigs.Match(e.Number, failing, passing); len(names) == 1 {
+		return names[0]
+	}
+	return ""
 }

@@ -371,6 +371,9 @@ func (w *watcher) draw() {
 		say.Fprintf(&b, "edit %s:%d\n", rel, line)
 	}
 	fmt.Fprintf(&b, "\n%s\n", w.status)
+	if line := mistakeLine(w.root, w.lesson, w.current, true); line != "" && !w.passes(w.current) {
+		b.WriteString(line)
+	}
 	if w.message != "" {
 		fmt.Fprintf(&b, "\n%s\n", w.message)
 	}

@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"workshop.local/scripts/internal/lessons"
@@ -29,7 +31,10 @@ const (
 type mistakesWords struct {
 	title, intro, lesson, exercise, brokenIntro string
 	summary                                     func(variants.Patch) string
-	line                                        string // the sentence, the patch's folder/name, its file
+	line                                        string // the sentence, the patch's folder/name, its file, a note
+	// signature notes what make signatures measured: specs failed of the exercise's, and the
+	// mistakes that fail the same ones (the specs cannot tell those apart).
+	signature, sameAs string
 }
 
 var (
@@ -43,7 +48,9 @@ var (
 		exercise:    "\nExercise %d:\n\n",
 		brokenIntro: "The learner's specs must catch each broken operator (its patch says how it is broken):\n\n",
 		summary:     func(p variants.Patch) string { return sentence(p.Summary) + "." },
-		line:        "- %s (`%s/%s.patch`, in %s)\n",
+		line:        "- %s (`%s/%s.patch`, in %s%s)\n",
+		signature:   "; fails %d of %d specs",
+		sameAs:      ", the same as %s",
 	}
 	chineseMistakes = mistakesWords{
 		title: "# 常见错误（按练习）\n\n[English](mistakes.md) | 简体中文\n\n",
@@ -54,7 +61,9 @@ var (
 		exercise:    "\n练习 %d：\n\n",
 		brokenIntro: "学员自己的 spec 必须抓出每一个有缺陷的 Operator（它的 patch 说明缺陷在哪里）：\n\n",
 		summary:     func(p variants.Patch) string { return p.Chinese + "。" },
-		line:        "- %s（`%s/%s.patch`，在 %s 中）\n",
+		line:        "- %s（`%s/%s.patch`，在 %s 中%s）\n",
+		signature:   "；%d/%d 个 spec 失败",
+		sameAs:      "，与 %s 相同",
 	}
 )
 
@@ -82,15 +91,36 @@ func writeLessonMistakes(b *bytes.Buffer, words mistakesWords, l lessons.Lesson,
 		return
 	}
 	fmt.Fprintf(b, words.lesson, l.Number, l.Name)
+	sigs, _, _ := variants.ReadSignatures(l)
 	for _, n := range l.Exercises {
 		fmt.Fprintf(b, words.exercise, n)
 		writeBrokenOperators(b, words, l, n)
 		for _, w := range list {
 			if w.Problem == "" && w.Exercise == n {
-				fmt.Fprintf(b, words.line, words.summary(w), w.Kind.Dir, w.Name, w.File)
+				fmt.Fprintf(b, words.line, words.summary(w), w.Kind.Dir, w.Name, w.File, signatureNote(words, sigs, w.Name))
 			}
 		}
 	}
+}
+
+// signatureNote is what make signatures measured of a mistake, "" when nothing was kept.
+func signatureNote(words mistakesWords, sigs variants.Signatures, name string) string {
+	s, ok := sigs.Wrong[name]
+	if !ok || s.Unstable {
+		return ""
+	}
+	note := fmt.Sprintf(words.signature, len(s.Failing), len(sigs.Specs[s.Exercise]))
+	var same []string
+	for _, other := range slices.Sorted(maps.Keys(sigs.Wrong)) {
+		o := sigs.Wrong[other]
+		if other != name && !o.Unstable && o.Exercise == s.Exercise && slices.Equal(o.Failing, s.Failing) {
+			same = append(same, "`"+other+"`")
+		}
+	}
+	if len(same) > 0 {
+		note += fmt.Sprintf(words.sameAs, strings.Join(same, ", "))
+	}
+	return note
 }
 
 // writeBrokenOperators lists what the learner's own specs must catch in a "write your own
@@ -104,7 +134,7 @@ func writeBrokenOperators(b *bytes.Buffer, words mistakesWords, l lessons.Lesson
 	b.WriteString(words.brokenIntro)
 	for _, o := range broken {
 		if o.Problem == "" {
-			fmt.Fprintf(b, words.line, words.summary(o), o.Kind.Dir, o.Name, o.File)
+			fmt.Fprintf(b, words.line, words.summary(o), o.Kind.Dir, o.Name, o.File, "")
 		}
 	}
 }

@@ -22,6 +22,7 @@ func (t *tester) staticChecks() []check {
 		{"every lesson's exercises are its README's, each with a TODO marker", t.exercisesAgree},
 		{"every wrong solution and broken operator applies to its reference solution", t.patchesApply},
 		{"docs/mistakes.md lists every wrong solution", t.mistakesCurrent},
+		{"wrong solutions' signatures were measured on the specs as they are", t.signaturesCurrent},
 		{"lessons/specs.sha256 lists every spec and support file as shipped", t.sumsCurrent},
 		{"translations (zh-CN) match their English: current, same structure, glossary terms", t.translationsCurrent},
 		{"generated files (make generate) are current, for starters and solutions", t.generatedCurrent},

@@ -34,13 +34,16 @@ const (
 // proof is the outcome of one wrong solution: the reference solution with the wrong file in
 // place of its own, run on the specs of the wrong solution's exercise only.
 type proof struct {
-	wrong      variants.Patch
-	verdict    string // caught, notCaught or broken
-	detail     string // which spec caught it, or why it was not caught or could not run
-	failure    string // the catching spec's failure message, for authors
-	quickest   string // the full text of the failing spec that took least time
-	fellBack   bool   // the spec that caught it last passed, so the whole exercise ran
-	build, run time.Duration
+	wrong    variants.Patch
+	verdict  string // caught, notCaught or broken
+	detail   string // which spec caught it, or why it was not caught or could not run
+	failure  string // the catching spec's failure message, for authors
+	quickest string // the full text of the failing spec that took least time
+	// failing and passing are the full texts of the exercise's specs that ran, by outcome:
+	// the wrong solution's signature when every spec ran (make signatures).
+	failing, passing []string
+	fellBack         bool // the spec that caught it last passed, so the whole exercise ran
+	build, run       time.Duration
 }
 
 func (p proof) line() string {
@@ -213,6 +216,13 @@ func judge(ctx context.Context, scratch, dir string, l lessons.Lesson, b compile
 		p.detail = fmt.Sprintf("no spec is labelled exercise-%d", b.wrong.Exercise)
 	default:
 		p.verdict, p.detail, p.failure, p.quickest = verdictOf(res, b.wrong.Exercise)
+		for _, s := range res.Specs {
+			if s.Passed {
+				p.passing = append(p.passing, s.Text)
+			} else {
+				p.failing = append(p.failing, s.Text)
+			}
+		}
 	}
 	return p
 }

@@ -97,7 +97,7 @@ func List(l lessons.Lesson, kind PatchKind) ([]Patch, error) {
 	}
 	var list []Patch
 	for _, e := range entries {
-		if e.Name() == CaughtByFile {
+		if e.Name() == CaughtByFile || e.Name() == SignaturesFile {
 			continue
 		}
 		name, isPatch := strings.CutSuffix(e.Name(), PatchExt)

@@ -1,0 +1,126 @@
+package variants
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"workshop.local/scripts/internal/lessons"
+)
+
+// A wrong solution's signature is what it does to its exercise's specs: which fail and which
+// pass when every spec of the exercise runs on it. make signatures measures each one twice and
+// keeps it only when both runs agree. make check compares a learner's failing exercise with the
+// signatures of its known mistakes: when exactly one matches, the learner can ask which mistake
+// it is (make hint), in the words of that patch's header.
+
+// SignaturesFile is the file in wrong/ that holds the lesson's signatures.
+const SignaturesFile = "signatures.json"
+
+// Signatures are one lesson's, as make signatures recorded them.
+type Signatures struct {
+	// Digest is SignaturesDigest as it was when they were recorded: the lesson's specs and
+	// support files and its wrong solutions. make test fails when it no longer is.
+	Digest string `json:"digest"`
+	// Specs are every spec of each exercise (full texts, sorted), as the runs found them.
+	Specs map[int][]string `json:"specs"`
+	// Wrong holds each wrong solution's signature, by name.
+	Wrong map[string]Signature `json:"wrong"`
+}
+
+// Signature is the specs of its exercise that a wrong solution fails (the others pass).
+type Signature struct {
+	Exercise int      `json:"exercise"`
+	Failing  []string `json:"failing"` // full spec texts, sorted
+	// Unstable names a wrong solution whose two runs did not fail the same specs: it is never
+	// matched (a learner's failure could look like it by chance), and make signatures says so.
+	Unstable bool `json:"unstable,omitempty"`
+}
+
+// ReadSignatures reads the lesson's SignaturesFile; ok is false when it has none yet.
+func ReadSignatures(l lessons.Lesson) (s Signatures, ok bool, err error) {
+	data, err := os.ReadFile(filepath.Join(WrongDir(l), SignaturesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Signatures{}, false, nil
+	}
+	if err != nil {
+		return Signatures{}, false, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return Signatures{}, false, err
+	}
+	return s, true, nil
+}
+
+// WriteSignatures writes s as the lesson's SignaturesFile, indented so that a diff reads.
+func WriteSignatures(l lessons.Lesson, s Signatures) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(WrongDir(l), SignaturesFile), append(data, '\n'), 0o644)
+}
+
+// SignaturesDigest is the SHA-256 of what the signatures depend on: the lesson's spec and
+// support files and its wrong solutions' patches, names and contents in order. A change to
+// any of them may change which specs a mistake fails.
+func SignaturesDigest(root string, l lessons.Lesson) (string, error) {
+	files, err := l.SupportFiles(root)
+	if err != nil {
+		return "", err
+	}
+	for i, f := range files {
+		files[i] = filepath.Join(root, filepath.FromSlash(f))
+	}
+	wrong, err := Wrong(l)
+	if err != nil {
+		return "", err
+	}
+	for _, w := range wrong {
+		files = append(files, w.Path)
+	}
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		rel, _ := filepath.Rel(root, f)
+		h.Write([]byte(filepath.ToSlash(rel) + "\x00"))
+		h.Write(data)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Match names the known mistakes whose signature is the learner's: the same specs of the
+// exercise fail, and every other spec of it passes. failing and passing are the full texts of
+// the learner's specs of that exercise. A spec set unlike the recorded one (specs added or
+// renamed since) matches nothing, and neither does an unstable signature.
+func (s Signatures) Match(exercise int, failing, passing []string) []string {
+	all := slices.Sorted(slices.Values(append(slices.Clone(failing), passing...)))
+	if !slices.Equal(all, s.Specs[exercise]) {
+		return nil
+	}
+	failing = slices.Sorted(slices.Values(failing))
+	var names []string
+	for _, name := range slices.Sorted(maps.Keys(s.Wrong)) {
+		w := s.Wrong[name]
+		if w.Exercise == exercise && !w.Unstable && slices.Equal(w.Failing, failing) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// Kept says whether a measured signature can tell a mistake apart at all: not when nothing
+// fails (not caught), nor when every spec of the exercise fails, as on the untouched starter.
+func Kept(failing, all []string) bool {
+	return len(failing) > 0 && len(failing) < len(all)
+}
