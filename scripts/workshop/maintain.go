@@ -140,7 +140,11 @@ func overlayCommand() *cobra.Command {
 func runGinkgo(cmd *cobra.Command, r resolved, solution bool, args []string) error {
 	ginkgo := append([]string{"run", "github.com/onsi/ginkgo/v2/ginkgo"}, r.lesson.TestFlags()...)
 	run := exec.CommandContext(cmd.Context(), "go", append(append(ginkgo, args...), ".")...)
-	run.Dir, run.Env = r.lesson.Dir, os.Environ()
+	programs, err := specrun.ProgramsEnv(cmd.Context(), r.lesson, os.Stderr)
+	if err != nil {
+		return err
+	}
+	run.Dir, run.Env = r.lesson.Dir, append(os.Environ(), programs...)
 	run.Stdin, run.Stdout, run.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if solution {
 		overlay, err := r.lesson.WriteOverlayFile(scratch(r.root))

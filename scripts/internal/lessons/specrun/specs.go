@@ -354,16 +354,24 @@ func (r Run) env(ctx context.Context) ([]string, error) {
 		}
 		env = append(env, OverlayEnv+"="+abs)
 	}
-	if !r.Lesson.Manifest.Kubectl {
-		return env, nil
+	programs, err := ProgramsEnv(ctx, r.Lesson, r.Output)
+	return append(env, programs...), err
+}
+
+// ProgramsEnv is what the tools add to the environment of any run of a lesson's specs (make
+// check, make test, make ginkgo): the kubectl its lesson.yaml says the specs hand to a program,
+// found or built here (progress to out, if not nil), so a spec binary never holds the cluster's
+// builder.
+func ProgramsEnv(ctx context.Context, l lessons.Lesson, out io.Writer) ([]string, error) {
+	if !l.Manifest.Kubectl {
+		return nil, nil
 	}
-	out := r.Output
 	if out == nil {
 		out = io.Discard
 	}
-	kubectl, err := binaries.Kubectl(ctx, r.Lesson.Root(), out)
+	kubectl, err := binaries.Kubectl(ctx, l.Root(), out)
 	if err != nil {
-		return nil, fmt.Errorf("lesson %s's specs need a kubectl: %w", r.Lesson.Number, err)
+		return nil, fmt.Errorf("lesson %s's specs need a kubectl: %w", l.Number, err)
 	}
-	return append(env, project.KubectlEnv+"="+kubectl), nil
+	return []string{project.KubectlEnv + "=" + kubectl}, nil
 }
