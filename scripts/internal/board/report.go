@@ -50,7 +50,7 @@ var (
 	lessonName = regexp.MustCompile(`^\d\d-[a-z0-9-]{1,40}$`)
 	// mistakeName is a wrong solution's name, kebab-case (docs/authoring.md).
 	mistakeName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+){0,15}$`)
-	sha256Hex  = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	sha256Hex   = regexp.MustCompile(`^[0-9a-f]{64}$`)
 )
 
 // Catalog is the workshop's lessons and their exercises, as the instructor's workspace has

@@ -11,6 +11,7 @@ import (
 
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/specrun"
+	"workshop.local/scripts/internal/lessons/variants"
 	"workshop.local/scripts/internal/ownspecs"
 )
 
@@ -45,6 +46,9 @@ func (t *tester) lessonChecks(l lessons.Lesson) []check {
 	}
 	if l.Manifest.Interrupt != nil { // it starts processes or admission objects: stopping it must leave none
 		checks = append(checks, t.interruptCheck(l))
+	}
+	if _, measured, _ := variants.ReadSignatures(l); measured { // make check can name its mistakes
+		checks = append(checks, t.namedMistakeCheck(l))
 	}
 	return checks
 }

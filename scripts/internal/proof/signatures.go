@@ -51,7 +51,7 @@ func Signatures(ctx context.Context, scratch string, l lessons.Lesson) (bool, er
 	if err := variants.WriteSignatures(l, sigs); err != nil {
 		return false, err
 	}
-	printSignatures(l, sigs, problems)
+	printSignatures(l, sigs, len(list), problems)
 	// docs/mistakes.md notes each mistake's signature: write it now, not at the next make test.
 	if _, err := WriteMistakes(l.Root()); err != nil {
 		return false, err
@@ -93,7 +93,7 @@ func signaturesOf(l lessons.Lesson, runs [][]proof) (variants.Signatures, []stri
 
 // printSignatures says what was written: how many signatures, which are shared by several
 // mistakes (the specs cannot tell those apart: a spec may be missing), and the problems.
-func printSignatures(l lessons.Lesson, sigs variants.Signatures, problems []string) {
+func printSignatures(l lessons.Lesson, sigs variants.Signatures, total int, problems []string) {
 	shared := sharedSignatures(sigs)
 	stable := 0
 	for _, s := range sigs.Wrong {
@@ -109,7 +109,7 @@ func printSignatures(l lessons.Lesson, sigs variants.Signatures, problems []stri
 	for _, p := range problems {
 		fmt.Println("  " + p)
 	}
-	known, heldOut := validate(sigs)
+	known, heldOut := validate(sigs, total)
 	fmt.Printf("the matcher, on these mistakes as a learner's check shows them: %s\n", known)
 	fmt.Printf("  each third held out, matched against the other two thirds: %s\n", heldOut)
 }
@@ -189,12 +189,15 @@ func (a *accuracy) count(want string, got []string) {
 	}
 }
 
-// validate measures the matcher on the lesson's own wrong solutions, each failing the specs its
+// validate measures the matcher on the lesson's total wrong solutions, each failing the specs its
 // signature records (the outcome of a learner's check with that mistake): known, against every
 // signature; heldOut, against the signatures of the other two thirds only (in name order, every
 // third one held out in turn), as a mistake nobody recorded would meet them. A held-out mistake
 // is never named rightly: heldOut.wrong is how often the matcher would name a wrong one.
-func validate(sigs variants.Signatures) (known, heldOut accuracy) {
+func validate(sigs variants.Signatures, total int) (known, heldOut accuracy) {
+	// A wrong solution whose signature was not kept (the starter's, or not caught) matches
+	// nothing: silent, both ways.
+	known.silent, heldOut.silent = total-len(sigs.Wrong), total-len(sigs.Wrong)
 	names := slices.Sorted(maps.Keys(sigs.Wrong))
 	for i, name := range names {
 		s := sigs.Wrong[name]
@@ -222,4 +225,51 @@ func outcome(sigs variants.Signatures, s variants.Signature) (failing, passing [
 		}
 	}
 	return failing, passing
+}
+
+// namedMistakeCheck is make test's proof that a check names a known mistake: the first wrong
+// solution (by name) that its recorded signature names alone is run as make check runs an
+// exercise, every spec, and the specs that fail must be its signature, matched to it and to
+// nothing else.
+func (t *tester) namedMistakeCheck(l lessons.Lesson) check {
+	return check{"lesson " + l.Number + ": a check that fails as a known mistake does names that mistake", func(ctx context.Context) (string, error) {
+		sigs, _, err := variants.ReadSignatures(l)
+		if err != nil {
+			return "", err
+		}
+		w, ok, err := firstNamed(l, sigs)
+		if err != nil || !ok {
+			return "no mistake of this lesson is named alone by its signature: nothing to prove", err
+		}
+		proofs, _ := proveWrong(ctx, t.scratch, l, []variants.Patch{w}, false, nil, func(proof) {})
+		p := proofs[0]
+		if p.verdict != caught {
+			return "", fmt.Errorf("%s: %s (%s)", w.Name, p.verdict, p.detail)
+		}
+		got := sigs.Match(w.Exercise, p.failing, p.passing)
+		if !slices.Equal(got, []string{w.Name}) {
+			return "", fmt.Errorf("with %s, exercise %d failed %d specs (%s), which the signatures match to %v, not to %s alone: make signatures LESSON=%s",
+				w.Name, w.Exercise, len(p.failing), strings.Join(p.failing, "; "), got, w.Name, l.Number)
+		}
+		return fmt.Sprintf("%s: exercise %d fails %d of %d specs, matched to it alone", w.Name, w.Exercise, len(p.failing), len(p.failing)+len(p.passing)), nil
+	}}
+}
+
+// firstNamed is the first wrong solution, by name, that its own recorded signature names alone.
+func firstNamed(l lessons.Lesson, sigs variants.Signatures) (variants.Patch, bool, error) {
+	list, err := variants.Wrong(l)
+	if err != nil {
+		return variants.Patch{}, false, err
+	}
+	for _, w := range list {
+		s, ok := sigs.Wrong[w.Name]
+		if !ok || w.Problem != "" {
+			continue
+		}
+		failing, passing := outcome(sigs, s)
+		if slices.Equal(sigs.Match(s.Exercise, failing, passing), []string{w.Name}) {
+			return w, true, nil
+		}
+	}
+	return variants.Patch{}, false, nil
 }

@@ -52,19 +52,19 @@ func TestSignaturesKeepOnlyWhatTellsMistakesApart(t *testing.T) {
 // whose signature another recorded mistake has is counted as named wrongly.
 func TestValidateCountsRightWrongAndSilent(t *testing.T) {
 	sigs := variants.Signatures{
-		Specs: map[int][]string{1: {"a", "b", "c"}},
+		Specs: map[int][]string{1: {"a", "b", "c", "d", "e"}},
 		Wrong: map[string]variants.Signature{
-			"a1": {Exercise: 1, Failing: []string{"a"}},      // held out with d1 (third 0)
-			"a2": {Exercise: 1, Failing: []string{"a"}},      // third 1
-			"b1": {Exercise: 1, Failing: []string{"b"}},      // third 2
-			"d1": {Exercise: 1, Failing: []string{"b", "c"}}, // third 0
+			"a1": {Exercise: 1, Failing: []string{"a", "b", "c"}}, // held out with d1 (third 0)
+			"a2": {Exercise: 1, Failing: []string{"a", "b", "c"}}, // third 1
+			"b1": {Exercise: 1, Failing: []string{"b", "c", "d"}}, // third 2
+			"d1": {Exercise: 1, Failing: []string{"c", "d", "e"}}, // third 0
 		},
 	}
-	known, heldOut := validate(sigs)
-	if known != (accuracy{named: 2, silent: 2}) {
-		t.Errorf("known: want b1 and d1 named, a1 and a2 silent, got %s", known)
+	known, heldOut := validate(sigs, 5) // and one wrong solution whose signature was not kept
+	if known != (accuracy{named: 2, silent: 3}) {
+		t.Errorf("known: want b1 and d1 named, a1, a2 and the one not kept silent, got %s", known)
 	}
-	if heldOut != (accuracy{wrong: 2, silent: 2}) {
+	if heldOut != (accuracy{wrong: 2, silent: 3}) {
 		t.Errorf("held out: want a1 and a2 each named as the other, b1 and d1 silent, got %s", heldOut)
 	}
 }

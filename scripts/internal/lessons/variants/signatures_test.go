@@ -6,18 +6,20 @@ import (
 )
 
 // TestMatchNamesOnlyAnExactStableSignature proves a learner's failure matches a known mistake
-// only when exactly the same specs of the same exercise fail and the others pass: a spec set
-// that changed since the recording, an unstable signature, a superset of failures or another
-// exercise match nothing, and mistakes that share a signature are all named.
+// only when exactly the same specs of the same exercise fail (at least MinFailing of them) and
+// the others pass: a spec set that changed since the recording, an unstable signature, a
+// superset of failures, a single failing spec or another exercise match nothing, and mistakes
+// that share a signature are all named.
 func TestMatchNamesOnlyAnExactStableSignature(t *testing.T) {
 	sigs := Signatures{
-		Specs: map[int][]string{1: {"a", "b", "c"}, 2: {"d", "e"}},
+		Specs: map[int][]string{1: {"a", "b", "c", "d", "e"}, 2: {"f", "g", "h", "i"}},
 		Wrong: map[string]Signature{
-			"only-a":   {Exercise: 1, Failing: []string{"a"}},
-			"also-a":   {Exercise: 1, Failing: []string{"a"}},
-			"b-and-c":  {Exercise: 1, Failing: []string{"b", "c"}},
-			"flaky-d":  {Exercise: 2, Failing: []string{"d"}, Unstable: true},
-			"other-ex": {Exercise: 2, Failing: []string{"e"}},
+			"a-to-c":   {Exercise: 1, Failing: []string{"a", "b", "c"}},
+			"also-ac":  {Exercise: 1, Failing: []string{"a", "b", "c"}},
+			"c-to-e":   {Exercise: 1, Failing: []string{"c", "d", "e"}},
+			"d-and-e":  {Exercise: 1, Failing: []string{"d", "e"}},
+			"flaky-fh": {Exercise: 2, Failing: []string{"f", "g", "h"}, Unstable: true},
+			"g-to-i":   {Exercise: 2, Failing: []string{"g", "h", "i"}},
 		},
 	}
 	cases := []struct {
@@ -26,12 +28,13 @@ func TestMatchNamesOnlyAnExactStableSignature(t *testing.T) {
 		failing, passing []string
 		want             []string
 	}{
-		{"one signature", 1, []string{"c", "b"}, []string{"a"}, []string{"b-and-c"}},
-		{"two mistakes, one signature", 1, []string{"a"}, []string{"b", "c"}, []string{"also-a", "only-a"}},
-		{"more fail than any mistake", 1, []string{"a", "b"}, []string{"c"}, nil},
-		{"a spec added since", 1, []string{"b", "c"}, []string{"a", "new"}, nil},
-		{"unstable", 2, []string{"d"}, []string{"e"}, nil},
-		{"another exercise's signature", 2, []string{"e"}, []string{"d"}, []string{"other-ex"}},
+		{"one signature", 1, []string{"e", "d", "c"}, []string{"a", "b"}, []string{"c-to-e"}},
+		{"two mistakes, one signature", 1, []string{"a", "b", "c"}, []string{"d", "e"}, []string{"a-to-c", "also-ac"}},
+		{"more fail than any mistake", 1, []string{"a", "b", "c", "d"}, []string{"e"}, nil},
+		{"fewer than MinFailing say too little", 1, []string{"d", "e"}, []string{"a", "b", "c"}, nil},
+		{"a spec added since", 1, []string{"c", "d", "e"}, []string{"a", "b", "new"}, nil},
+		{"unstable", 2, []string{"f", "g", "h"}, []string{"i"}, nil},
+		{"another exercise's signature", 2, []string{"g", "h", "i"}, []string{"f"}, []string{"g-to-i"}},
 	}
 	for _, c := range cases {
 		if got := sigs.Match(c.exercise, c.failing, c.passing); !slices.Equal(got, c.want) {
