@@ -2,6 +2,7 @@ package loop
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,4 +101,43 @@ func mistakeWorkspace(t *testing.T) (string, lessons.Lesson) {
 		t.Fatal(err)
 	}
 	return root, lesson
+}
+
+// mistakeChild, set, makes this test binary the child of TestAKnownMistakeIsNamedInChinese (the
+// learner's language is read once per process).
+const mistakeChild = "WORKSHOP_TEST_MISTAKE_CHILD"
+
+// TestAKnownMistakeIsNamedInChinese: with WORKSHOP_LANG=zh-CN, the next step says it in Chinese
+// and make hint names the mistake by its header's Chinese line.
+func TestAKnownMistakeIsNamedInChinese(t *testing.T) {
+	if os.Getenv(mistakeChild) != "" {
+		root, lesson := mistakeWorkspace(t)
+		c := &checker{root: root, lesson: lesson}
+		failing := specrun.Result{Specs: []specrun.Spec{
+			{Text: "Exercise 1: demo adds", Exercise: 1}, {Text: "Exercise 1: demo counts", Exercise: 1},
+			{Text: "Exercise 1: demo sums", Exercise: 1}, {Text: "Exercise 1: demo keeps", Exercise: 1, Passed: true},
+		}}
+		if err := c.record(failing); err != nil {
+			t.Fatal(err)
+		}
+		os.Stdout.WriteString(mistakeLine(root, lesson, 1, false))
+		if _, err := showHint(os.Stdout, root, lesson, 1); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAKnownMistakeIsNamedInChinese$")
+	cmd.Env = append(withoutLanguage(os.Environ()), mistakeChild+"=1", "WORKSHOP_LANG=zh-CN")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	for _, want := range []string{"这次失败与学员常犯的一个错误相符：make hint LESSON=01 EXERCISE=1 会指出它", "你上一次检查失败的方式", "  它从不相加。"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "It never adds") {
+		t.Errorf("the English sentence should not be shown to a learner who reads Chinese:\n%s", out)
+	}
 }
