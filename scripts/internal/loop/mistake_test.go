@@ -132,7 +132,7 @@ func TestAKnownMistakeIsNamedInChinese(t *testing.T) {
 	if err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
-	for _, want := range []string{"这次失败与学员常犯的一个错误相符：make hint LESSON=01 EXERCISE=1 会指出它", "你上一次检查失败的方式", "  它从不相加。"} {
+	for _, want := range []string{"这次失败与学员常犯的一个错误相符：make hint LESSON=01 EXERCISE=1 会指出它", "你上一次检查的失败方式", "  它从不相加。"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("want %q in:\n%s", want, out)
 		}

@@ -34,7 +34,7 @@ type mistakesWords struct {
 	line                                        string // the sentence, the patch's folder/name, its file, a note
 	// signature notes what make signatures measured: specs failed of the exercise's, and the
 	// mistakes that fail the same ones (the specs cannot tell those apart).
-	signature, sameAs string
+	signature, sameAs, and string
 }
 
 var (
@@ -51,6 +51,7 @@ var (
 		line:        "- %s (`%s/%s.patch`, in %s%s)\n",
 		signature:   "; fails %d of %d specs",
 		sameAs:      ", the same as %s",
+		and:         ", ",
 	}
 	chineseMistakes = mistakesWords{
 		title: "# 常见错误（按练习）\n\n[English](mistakes.md) | 简体中文\n\n",
@@ -64,6 +65,7 @@ var (
 		line:        "- %s（`%s/%s.patch`，在 %s 中%s）\n",
 		signature:   "；%d/%d 个 spec 失败",
 		sameAs:      "，与 %s 相同",
+		and:         "、",
 	}
 )
 
@@ -118,7 +120,7 @@ func signatureNote(words mistakesWords, sigs variants.Signatures, name string) s
 		}
 	}
 	if len(same) > 0 {
-		note += fmt.Sprintf(words.sameAs, strings.Join(same, ", "))
+		note += fmt.Sprintf(words.sameAs, strings.Join(same, words.and))
 	}
 	return note
 }
