@@ -38,7 +38,11 @@ func TestMain(m *testing.M) {
 			signal.Ignore(os.Interrupt)
 			fmt.Println("deaf") // from here on SIGINT is ignored: the test may send it
 		}
-		time.Sleep(5 * time.Minute)
+		// Block until the test ends it: on a signal nobody sends, so the Go runtime keeps a
+		// goroutine waiting and never calls it a deadlock.
+		never := make(chan os.Signal, 1)
+		signal.Notify(never, syscall.SIGUSR1)
+		<-never
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -97,12 +101,9 @@ func TestAProgramThatIgnoresTheInterruptIsKilled(t *testing.T) {
 // waitGone waits until nothing answers at pid (a negative pid: a whole process group).
 func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if syscall.Kill(pid, 0) != nil {
-			return
-		}
-	}
-	t.Errorf("%s is still running 2 s after the program was cancelled", what)
+	gone := func() bool { return syscall.Kill(pid, 0) != nil }
+	gomega.NewWithT(t).Eventually(gone).WithTimeout(2*time.Second).WithPolling(20*time.Millisecond).Should(gomega.BeTrue(),
+		"%s is still running 2 s after the program was cancelled", what)
 }
 
 // lines is the program's output, read while it runs.
@@ -125,13 +126,11 @@ func (l *lines) String() string {
 
 func (l *lines) waitForPid(t *testing.T) int {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if first, _, ok := strings.Cut(l.String(), "\n"); ok {
-			if pid, err := strconv.Atoi(first); err == nil {
-				return pid
-			}
-		}
+	pid := func() (int, error) {
+		first, _, _ := strings.Cut(l.String(), "\n")
+		return strconv.Atoi(first)
 	}
-	t.Fatalf("the program never printed its child's pid (output %q)", l.String())
-	return 0
+	gomega.NewWithT(t).Eventually(pid).WithTimeout(5*time.Second).WithPolling(20*time.Millisecond).Should(gomega.BeNumerically(">", 0), "the program never printed its child's pid")
+	found, _ := pid()
+	return found
 }
