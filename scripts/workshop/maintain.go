@@ -68,7 +68,11 @@ func mistakesCommand() *cobra.Command {
 		Short: "Write docs/mistakes.md and its Chinese, the instructors' list of common mistakes, from the wrong solutions",
 		Args:  cobra.NoArgs,
 		RunE: rooted(func(_ *cobra.Command, root string) (bool, error) {
-			return proof.WriteMistakes(root)
+			ok, err := proof.WriteMistakes(root)
+			if err != nil {
+				return ok, err
+			}
+			return ok, proof.MatcherReport(root)
 		}),
 	}, "mistakes")
 }

@@ -48,6 +48,9 @@ func Signatures(ctx context.Context, scratch string, l lessons.Lesson) (bool, er
 	}
 	sigs, problems := signaturesOf(l, runs)
 	sigs.Digest = digest
+	if sigs.Same, err = variants.Twins(l); err != nil {
+		return false, err
+	}
 	if err := variants.WriteSignatures(l, sigs); err != nil {
 		return false, err
 	}
@@ -114,7 +117,31 @@ func printSignatures(l lessons.Lesson, sigs variants.Signatures, total int, prob
 	fmt.Printf("  each third held out, matched against the other two thirds: %s\n", heldOut)
 }
 
-// sharedSignatures groups the stable wrong solutions that fail exactly the same specs.
+// MatcherReport prints, for every lesson with recorded signatures, what the matcher does on its
+// wrong solutions (validate): a table for docs/benchmarks.md, from the record, with no run.
+func MatcherReport(root string) error {
+	all, err := lessons.Discover(root)
+	if err != nil {
+		return err
+	}
+	fmt.Println("the matcher on the recorded signatures (each third held out in turn, matched against the rest):")
+	for _, l := range all {
+		sigs, ok, err := variants.ReadSignatures(l)
+		if err != nil || !ok {
+			continue
+		}
+		list, err := variants.Wrong(l)
+		if err != nil {
+			return err
+		}
+		known, heldOut := validate(sigs, len(list))
+		fmt.Printf("  lesson %s, %d wrong solutions, %d twins: as recorded %s; held out %s\n", l.Number, len(list), len(sigs.Same), known, heldOut)
+	}
+	return nil
+}
+
+// sharedSignatures groups the stable wrong solutions that fail exactly the same specs and are
+// not declared the same mistake (twins are one mistake: nothing to tell apart).
 func sharedSignatures(sigs variants.Signatures) [][]string {
 	groups := map[string][]string{}
 	for _, name := range slices.Sorted(maps.Keys(sigs.Wrong)) {
@@ -123,7 +150,9 @@ func sharedSignatures(sigs variants.Signatures) [][]string {
 			continue
 		}
 		key := fmt.Sprintf("%d\x00%s", s.Exercise, strings.Join(s.Failing, "\x00"))
-		groups[key] = append(groups[key], name)
+		if mistake := sigs.Mistake(name); !slices.Contains(groups[key], mistake) {
+			groups[key] = append(groups[key], mistake)
+		}
 	}
 	var shared [][]string
 	for _, key := range slices.Sorted(maps.Keys(groups)) {
@@ -178,6 +207,7 @@ func (a accuracy) String() string {
 	return fmt.Sprintf("%d named, %d named wrongly, %d silent", a.named, a.wrong, a.silent)
 }
 
+// count scores one run whose mistake is want (the name it is known by: its twin's, if any).
 func (a *accuracy) count(want string, got []string) {
 	switch {
 	case len(got) != 1:
@@ -193,7 +223,8 @@ func (a *accuracy) count(want string, got []string) {
 // signature records (the outcome of a learner's check with that mistake): known, against every
 // signature; heldOut, against the signatures of the other two thirds only (in name order, every
 // third one held out in turn), as a mistake nobody recorded would meet them. A held-out mistake
-// is never named rightly: heldOut.wrong is how often the matcher would name a wrong one.
+// is named rightly only through its twin (the same mistake, written twice and declared so, with
+// the twin among the others); heldOut.wrong is how often the matcher would name a wrong one.
 func validate(sigs variants.Signatures, total int) (known, heldOut accuracy) {
 	// A wrong solution whose signature was not kept (the starter's, or not caught) matches
 	// nothing: silent, both ways.
@@ -202,14 +233,14 @@ func validate(sigs variants.Signatures, total int) (known, heldOut accuracy) {
 	for i, name := range names {
 		s := sigs.Wrong[name]
 		failing, passing := outcome(sigs, s)
-		known.count(name, sigs.Match(s.Exercise, failing, passing))
-		training := variants.Signatures{Specs: sigs.Specs, Wrong: map[string]variants.Signature{}}
+		known.count(sigs.Mistake(name), sigs.Match(s.Exercise, failing, passing))
+		training := variants.Signatures{Specs: sigs.Specs, Same: sigs.Same, Wrong: map[string]variants.Signature{}}
 		for j, other := range names {
 			if j%3 != i%3 {
 				training.Wrong[other] = sigs.Wrong[other]
 			}
 		}
-		heldOut.count(name, training.Match(s.Exercise, failing, passing))
+		heldOut.count(sigs.Mistake(name), training.Match(s.Exercise, failing, passing))
 	}
 	return known, heldOut
 }

@@ -67,4 +67,11 @@ func TestValidateCountsRightWrongAndSilent(t *testing.T) {
 	if heldOut != (accuracy{wrong: 2, silent: 3}) {
 		t.Errorf("held out: want a1 and a2 each named as the other, b1 and d1 silent, got %s", heldOut)
 	}
+	// Declared twins, a1 and a2 are one mistake: named when both are known, and each held out is
+	// named rightly by the other.
+	sigs.Same = map[string]string{"a2": "a1"}
+	known, heldOut = validate(sigs, 5)
+	if known != (accuracy{named: 4, silent: 1}) || heldOut != (accuracy{named: 2, silent: 3}) {
+		t.Errorf("twins: want all four named as known and a1, a2 named held out, got %s; %s", known, heldOut)
+	}
 }

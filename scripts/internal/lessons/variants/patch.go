@@ -46,7 +46,12 @@ type Patch struct {
 	Summary  string // the header's sentence without its dot: the mistake, or the behaviour it gets wrong
 	Chinese  string // the same sentence in Simplified Chinese, from the header's second line, without its 。
 	Why      string // the header's other lines, for maintainers
-	Problem  string // why it cannot be proven (bad name or header); "" when it is well-formed
+	// SameAs names the wrong solution of the same exercise that makes this same mistake, when
+	// its author says so in a why line `Same mistake as <name>.` (two red-team authors wrote one
+	// mistake twice): the specs cannot tell twins apart, and need not, so a check that matches
+	// either names the one mistake, in SameAs's words (Signatures.Match).
+	SameAs  string
+	Problem string // why it cannot be proven (bad name or header); "" when it is well-formed
 }
 
 // PatchKind is one folder of patches in a lesson's solution: its name, the first two lines of
@@ -75,6 +80,7 @@ const PatchExt = ".patch"
 var (
 	kebabName   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	patchedFile = regexp.MustCompile(`^--- a/(\S+)$`) // a learner file: Go, or one lesson.yaml's files lists
+	sameMistake = regexp.MustCompile(`^Same mistake as ([a-z0-9]+(?:-[a-z0-9]+)*)\.$`)
 )
 
 // Dir is where the lesson's patches of kind live.
@@ -107,7 +113,33 @@ func List(l lessons.Lesson, kind PatchKind) ([]Patch, error) {
 		}
 		list = append(list, readPatch(l, kind, name, editable))
 	}
+	checkTwins(list)
 	return list, nil
+}
+
+// checkTwins sets the Problem of a patch whose SameAs does not name a well-formed wrong solution
+// of its exercise that is itself the one named (twins point at one patch, never in a chain).
+func checkTwins(list []Patch) {
+	byName := map[string]Patch{}
+	for _, p := range list {
+		byName[p.Name] = p
+	}
+	for i, p := range list {
+		if p.SameAs == "" || p.Problem != "" {
+			continue
+		}
+		twin, ok := byName[p.SameAs]
+		switch {
+		case p.Kind != WrongKind:
+			list[i].Problem = "only a wrong solution can be the same mistake as another (Same mistake as …)"
+		case !ok || twin.Problem != "" || twin.Name == p.Name:
+			list[i].Problem = fmt.Sprintf("it is the same mistake as %s, which is not another well-formed wrong solution here", p.SameAs)
+		case twin.Exercise != p.Exercise:
+			list[i].Problem = fmt.Sprintf("it is the same mistake as %s, a mistake of exercise %d, not %d", p.SameAs, twin.Exercise, p.Exercise)
+		case twin.SameAs != "":
+			list[i].Problem = fmt.Sprintf("it is the same mistake as %s, which names %s in turn: name %s here", p.SameAs, twin.SameAs, twin.SameAs)
+		}
+	}
 }
 
 // readPatch validates one <kind>/<name>.patch and reads its header.
@@ -170,6 +202,11 @@ func (p *Patch) readHeader(text string) error {
 		return fmt.Errorf("after the first two lines, more lines must say why it is wrong (what breaks in a real controller)")
 	}
 	p.Why = strings.Join(lines[2:i], "\n")
+	for _, line := range lines[2:i] {
+		if m := sameMistake.FindStringSubmatch(line); m != nil {
+			p.SameAs = m[1]
+		}
+	}
 	if i >= len(lines) || lines[i] != "" {
 		return fmt.Errorf("the header must end with a blank line before the diff")
 	}

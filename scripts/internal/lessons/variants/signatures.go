@@ -1,6 +1,9 @@
 package variants
 
 import (
+	"bytes"
+	"fmt"
+	"hash"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -32,6 +35,9 @@ type Signatures struct {
 	Specs map[int][]string `json:"specs"`
 	// Wrong holds each wrong solution's signature, by name.
 	Wrong map[string]Signature `json:"wrong"`
+	// Same maps each wrong solution its author declared a twin of another (Patch.SameAs) to that
+	// other one. It is read from the patches, not recorded: a header line changes no signature.
+	Same map[string]string `json:"-"`
 }
 
 // Signature is the specs of its exercise that a wrong solution fails (the others pass).
@@ -55,7 +61,31 @@ func ReadSignatures(l lessons.Lesson) (s Signatures, ok bool, err error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return Signatures{}, false, err
 	}
-	return s, true, nil
+	s.Same, err = Twins(l)
+	return s, true, err
+}
+
+// Twins maps each wrong solution of the lesson that is the same mistake as another to it.
+func Twins(l lessons.Lesson) (map[string]string, error) {
+	list, err := Wrong(l)
+	if err != nil {
+		return nil, err
+	}
+	same := map[string]string{}
+	for _, w := range list {
+		if w.SameAs != "" && w.Problem == "" {
+			same[w.Name] = w.SameAs
+		}
+	}
+	return same, nil
+}
+
+// Mistake is the name a wrong solution is known by: its twin's when it has one (Same).
+func (s Signatures) Mistake(name string) string {
+	if twin, ok := s.Same[name]; ok {
+		return twin
+	}
+	return name
 }
 
 // WriteSignatures writes s as the lesson's SignaturesFile, indented so that a diff reads.
@@ -68,35 +98,41 @@ func WriteSignatures(l lessons.Lesson, s Signatures) error {
 }
 
 // SignaturesDigest is the SHA-256 of what the signatures depend on: the lesson's spec and
-// support files and its wrong solutions' patches, names and contents in order. A change to
-// any of them may change which specs a mistake fails.
+// support files, and each wrong solution's name, exercise and diff, in order. A change to any
+// of them may change which specs a mistake fails; a change to a header's words cannot.
 func SignaturesDigest(root string, l lessons.Lesson) (string, error) {
 	files, err := l.SupportFiles(root)
 	if err != nil {
 		return "", err
 	}
-	for i, f := range files {
-		files[i] = filepath.Join(root, filepath.FromSlash(f))
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			return "", err
+		}
+		digestPart(h, f, data)
 	}
 	wrong, err := Wrong(l)
 	if err != nil {
 		return "", err
 	}
 	for _, w := range wrong {
-		files = append(files, w.Path)
-	}
-	h := sha256.New()
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := os.ReadFile(w.Path)
 		if err != nil {
 			return "", err
 		}
-		rel, _ := filepath.Rel(root, f)
-		h.Write([]byte(filepath.ToSlash(rel) + "\x00"))
-		h.Write(data)
-		h.Write([]byte{0})
+		diff := data[max(0, bytes.Index(data, []byte("\n--- "))):]
+		digestPart(h, fmt.Sprintf("%s/%s exercise %d", w.Kind.Dir, w.Name, w.Exercise), diff)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// digestPart adds one named part to a digest, delimited so that no two sequences collide.
+func digestPart(h hash.Hash, name string, data []byte) {
+	h.Write([]byte(name + "\x00"))
+	h.Write(data)
+	h.Write([]byte{0})
 }
 
 // MinFailing is how many specs a signature must fail to be matched at all. Mistakes that fail
@@ -111,7 +147,7 @@ const MinFailing = 3
 // exercise fail, at least MinFailing of them, and every other spec of it passes. failing and
 // passing are the full texts of the learner's specs of that exercise. A spec set unlike the
 // recorded one (specs added or renamed since) matches nothing, and neither does an unstable
-// signature.
+// signature. Twins are one mistake, named once, by the name of the one the other points at.
 func (s Signatures) Match(exercise int, failing, passing []string) []string {
 	if len(failing) < MinFailing {
 		return nil
@@ -124,10 +160,12 @@ func (s Signatures) Match(exercise int, failing, passing []string) []string {
 	var names []string
 	for _, name := range slices.Sorted(maps.Keys(s.Wrong)) {
 		w := s.Wrong[name]
-		if w.Exercise == exercise && !w.Unstable && slices.Equal(w.Failing, failing) {
-			names = append(names, name)
+		mistake := s.Mistake(name)
+		if w.Exercise == exercise && !w.Unstable && slices.Equal(w.Failing, failing) && !slices.Contains(names, mistake) {
+			names = append(names, mistake)
 		}
 	}
+	slices.Sort(names)
 	return names
 }
 

@@ -41,6 +41,20 @@ func TestMatchNamesOnlyAnExactStableSignature(t *testing.T) {
 			t.Errorf("%s: want %v, got %v", c.name, c.want, got)
 		}
 	}
+	// Twins, declared the same mistake, are named once, by the name the other points at; a twin
+	// beside another mistake is still two mistakes.
+	sigs.Same = map[string]string{"also-ac": "a-to-c"}
+	if got := sigs.Match(1, []string{"a", "b", "c"}, []string{"d", "e"}); !slices.Equal(got, []string{"a-to-c"}) {
+		t.Errorf("twins: want the one mistake a-to-c, got %v", got)
+	}
+	sigs.Same = map[string]string{"a-to-c": "also-ac"}
+	if got := sigs.Match(1, []string{"a", "b", "c"}, []string{"d", "e"}); !slices.Equal(got, []string{"also-ac"}) {
+		t.Errorf("twins, the other way: want the one mistake also-ac, got %v", got)
+	}
+	sigs.Wrong["third-ac"] = Signature{Exercise: 1, Failing: []string{"a", "b", "c"}}
+	if got := sigs.Match(1, []string{"a", "b", "c"}, []string{"d", "e"}); !slices.Equal(got, []string{"also-ac", "third-ac"}) {
+		t.Errorf("twins beside another mistake: want also-ac and third-ac, got %v", got)
+	}
 	if Kept(nil, []string{"a"}) || Kept([]string{"a"}, []string{"a"}) || !Kept([]string{"a"}, []string{"a", "b"}) {
 		t.Error("Kept: want a signature kept only when some but not all specs fail")
 	}

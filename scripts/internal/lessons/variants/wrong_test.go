@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,5 +116,45 @@ func TestPatchTextRoundTrips(t *testing.T) {
 	}
 	if _, err := PatchText(l, "Wrong (exercise 1): x.\n错误（练习 1）：它什么也不做。\ny", "demo.go", filepath.Join(l.SolutionDir, "demo.go")); err == nil {
 		t.Fatal("a copy equal to the reference should be refused")
+	}
+}
+
+// TestTwinsAreValidated proves a wrong solution may name, in a why line, the one it is the same
+// mistake as, and is reported when that names no other well-formed wrong solution of its
+// exercise, or one that itself names another (twins point at one patch, never in a chain).
+func TestTwinsAreValidated(t *testing.T) {
+	l := fakeLesson(t)
+	write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\n// TODO(exercise 1): do it.\n// TODO(exercise 2): and this.\n")
+	header := func(exercise int, twin string) string {
+		h := fmt.Sprintf("Wrong (exercise %d): it does nothing.\n错误（练习 %d）：它什么也不做。\nWhy that is wrong.", exercise, exercise)
+		if twin != "" {
+			h += "\nSame mistake as " + twin + "."
+		}
+		return patchOf(h)
+	}
+	cases := map[string]struct{ content, problem string }{
+		"original":        {header(1, ""), ""},
+		"twin":            {header(1, "original"), ""},
+		"twin-of-nothing": {header(1, "nowhere"), "not another well-formed wrong solution"},
+		"twin-of-itself":  {header(1, "twin-of-itself"), "not another well-formed wrong solution"},
+		"twin-of-a-twin":  {header(1, "twin"), "which names original in turn"},
+		"other-exercise":  {header(2, "original"), "a mistake of exercise 1, not 2"},
+	}
+	for name, c := range cases {
+		write(t, filepath.Join(WrongDir(l), name+PatchExt), c.content)
+	}
+	list, err := Wrong(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range list {
+		c := cases[w.Name]
+		if (c.problem == "") != (w.Problem == "") || !strings.Contains(w.Problem, c.problem) {
+			t.Errorf("%s: want a problem containing %q, got %q", w.Name, c.problem, w.Problem)
+		}
+	}
+	same, err := Twins(l)
+	if err != nil || len(same) != 1 || same["twin"] != "original" {
+		t.Errorf("want only the well-formed twin mapped to original, got %v (%v)", same, err)
 	}
 }
