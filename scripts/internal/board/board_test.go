@@ -240,6 +240,17 @@ func mustListen(t *testing.T, addr string) net.Listener {
 	return ln
 }
 
+// reportMistake sends a failing result of exercise n whose failure matched a known mistake.
+func (b *testBoard) reportMistake(name, lesson string, n int, failure, mistake string) (int, string) {
+	b.t.Helper()
+	if b.secrets[name] == "" {
+		b.join(name)
+	}
+	res := Result{Specs: 4, SpecsPassed: 2, CheckedAt: b.now, FirstFailure: failure, Mistake: mistake}
+	body, _ := json.Marshal(Report{Learner: name, Lessons: map[string]map[int]Result{lesson: {n: res}}})
+	return b.post(b.s.Code(), body)
+}
+
 // TestFailuresNameTheKnownMistake proves the failures view groups the learners stuck on one
 // known mistake together, whatever spec failed first for each, under the mistake's sentence, and
 // that a report naming something that is not a wrong solution's name is refused.
@@ -248,12 +259,7 @@ func TestFailuresNameTheKnownMistake(t *testing.T) {
 		Mistakes: map[string]map[string]string{"02-clients": {"copies-data-only": "it copies Data only on update"}},
 	})
 	send := func(name, failure, mistake string) (int, string) {
-		if b.secrets[name] == "" {
-			b.join(name)
-		}
-		res := Result{Specs: 4, SpecsPassed: 2, CheckedAt: b.now, FirstFailure: failure, Mistake: mistake}
-		body, _ := json.Marshal(Report{Learner: name, Lessons: map[string]map[int]Result{"02-clients": {3: res}}})
-		return b.post(b.s.Code(), body)
+		return b.reportMistake(name, "02-clients", 3, failure, mistake)
 	}
 	for name, failure := range map[string]string{"ada": "Expected binaryData", "grace": "Expected labels", "linus": "Expected binaryData"} {
 		if status, msg := send(name, failure, "copies-data-only"); status/100 != 2 {

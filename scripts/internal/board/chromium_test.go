@@ -20,13 +20,16 @@ import (
 
 // TestBoardInHeadlessChromium drives the page in Debian's chromium through the DevTools
 // protocol: it checks what a browser shows (rows, states, a hostile name shown as text and not
-// run), then that a learner's new report appears without anyone reloading the page.
+// run), then that a learner's new report appears without anyone reloading the page, and that
+// the failures view counts the learners stuck on one known mistake under its sentence.
 func TestBoardInHeadlessChromium(t *testing.T) {
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("no chromium on PATH: the browser test needs Debian's chromium (apt-get install chromium)")
 	}
-	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"))
+	b := newTestBoard(t, filepath.Join(t.TempDir(), "board.db"), Options{
+		Mistakes: map[string]map[string]string{"02-clients": {"copies-data-only": "it copies Data only on update"}},
+	})
 	b.s.now = time.Now
 	b.report("ada", "01-gvk-gvr", 1, true, "")
 	b.report(`<img src=x onerror="document.title=1">`, "01-gvk-gvr", 1, false, "Expected <nil> to equal apps/v1")
@@ -48,6 +51,13 @@ func TestBoardInHeadlessChromium(t *testing.T) {
 
 	b.report("grace", "01-gvk-gvr", 2, true, "") // while the page is open
 	page.waitFor(ctx, `document.querySelectorAll("tr.learner").length + ""`, "3")
+
+	b.reportMistake("ada", "02-clients", 3, "Expected binaryData", "copies-data-only")
+	b.reportMistake("grace", "02-clients", 3, "Expected labels", "copies-data-only")
+	failures := openInChromium(ctx, t, browser, b.srv.URL+"/failures")
+	group := failures.waitFor(ctx, `[...document.querySelectorAll("#failures tr")].slice(1, 2).map(tr => [...tr.cells].slice(0, 3).map(td => td.textContent).join(" | ")).join("")`,
+		"02-clients #3 | 2 | known mistake: it copies Data only on update (copies-data-only)")
+	t.Logf("failures view: %s", group)
 }
 
 // cdpPage is one page of a headless chromium, spoken to over the DevTools protocol.
