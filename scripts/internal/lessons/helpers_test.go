@@ -10,7 +10,7 @@ import (
 func fakeLesson(t *testing.T) Lesson {
 	t.Helper()
 	root := t.TempDir()
-	l := Lesson{Name: "01-demo", Number: "01", Dir: filepath.Join(root, "lessons", "01-demo"), SolutionDir: filepath.Join(root, "solutions", "01-demo")}
+	l := Lesson{Name: "01-demo", Number: "01", Dir: filepath.Join(root, "lessons", "01-demo"), SolutionDir: filepath.Join(root, "solutions", "01-demo"), Exercises: []int{1}}
 	write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\n// TODO(exercise 1): do it.\n")
 	write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n")
 	return l

@@ -14,7 +14,7 @@ import (
 // (with git's words on the file and hunk) or is malformed, across both kinds, and passes the rest.
 func TestPatchesThatDoNotApplyAreNamed(t *testing.T) {
 	root := t.TempDir()
-	l := lessons.Lesson{Name: "10-demo", Number: "10", Dir: filepath.Join(root, "lessons", "10-demo"), SolutionDir: filepath.Join(root, "solutions", "10-demo")}
+	l := lessons.Lesson{Name: "10-demo", Number: "10", Dir: filepath.Join(root, "lessons", "10-demo"), SolutionDir: filepath.Join(root, "solutions", "10-demo"), Exercises: []int{1}}
 	l.Manifest.OwnSpecs = &lessons.OwnSpecs{Exercise: 1, File: "my_specs_test.go"}
 	diff := func(from string) string {
 		return "\n--- a/op.go\n+++ b/op.go\n@@ -1 +1 @@\n-" + from + "\n+package demo // wrong\n"

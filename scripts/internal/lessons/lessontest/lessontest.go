@@ -15,7 +15,7 @@ import (
 func FakeLesson(t *testing.T) lessons.Lesson {
 	t.Helper()
 	root := t.TempDir()
-	l := lessons.Lesson{Name: "01-demo", Number: "01", Dir: filepath.Join(root, "lessons", "01-demo"), SolutionDir: filepath.Join(root, "solutions", "01-demo")}
+	l := lessons.Lesson{Name: "01-demo", Number: "01", Dir: filepath.Join(root, "lessons", "01-demo"), SolutionDir: filepath.Join(root, "solutions", "01-demo"), Exercises: []int{1}}
 	Write(t, filepath.Join(l.Dir, "demo.go"), "package demo\n\n// TODO(exercise 1): do it.\n")
 	Write(t, filepath.Join(l.SolutionDir, "demo.go"), "package demo\n")
 	return l

@@ -181,8 +181,10 @@ func fitsItsExercise(l lessons.Lesson, p *Patch) string {
 		p.Exercise = own.Exercise
 		return ""
 	}
-	if file, _ := l.TODO(p.Exercise); file == "" {
-		return fmt.Sprintf("lesson %s has no exercise %d (no TODO(exercise %d) marker in its learner files)", l.Number, p.Exercise, p.Exercise)
+	// The README's exercises, not the TODO markers: a learner may delete a marker while solving
+	// its exercise, and a known mistake must still be named in that learner's workspace.
+	if !slices.Contains(l.Exercises, p.Exercise) {
+		return fmt.Sprintf("lesson %s has no exercise %d (no `### Exercise %d` heading in its README)", l.Number, p.Exercise, p.Exercise)
 	}
 	return ""
 }
