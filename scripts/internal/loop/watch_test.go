@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/onsi/gomega"
-	"golang.org/x/mod/modfile"
-
+	
 	"workshop.local/scripts/internal/lessons"
+	"workshop.local/scripts/internal/lessons/lessoncopy"
 	"workshop.local/scripts/workspace"
 )
 
@@ -139,70 +139,18 @@ func scratchWorkspace(t *testing.T) scratch {
 		"LESSONS_KUBECONFIG=" + kubeconfig, "WORKSHOP_CLUSTER_DIR=" + workspace.ClusterDir(root),
 		"WORKSHOP_RUNNING_CLUSTER=1", "NO_COLOR=1"}}
 	runIn(t, root, "go", "build", "-o", ws.tool, "./scripts/workshop")
-	for _, sub := range []string{"lessons/01-gvk-gvr", "solutions/01-gvk-gvr"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, sub)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		runIn(t, root, "cp", "-r", sub, filepath.Join(dir, sub))
+	lesson, err := lessons.Find(root, "01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lessoncopy.Make(root, dir, lesson); err != nil {
+		t.Fatal(err)
 	}
 	_ = os.RemoveAll(filepath.Join(dir, "solutions/01-gvk-gvr/wrong"))
-	// The lesson's go.mod replaces the harness and the scripts module with folders beside it,
-	// which the copy lacks: point them at the real ones, as every other module of go.work does.
-	runIn(t, filepath.Join(dir, "lessons/01-gvk-gvr"), "go", "mod", "edit",
-		"-replace=workshop.local/lessons/internal="+filepath.Join(root, "lessons/internal"),
-		"-replace=workshop.local/scripts="+filepath.Join(root, "scripts"))
-	runIn(t, root, "cp", "go.work.sum", dir)
-	writeScratchWork(t, root, dir)
-	writeScratchSums(t, dir)
 	runIn(t, dir, "git", "init", "-q")
 	runIn(t, dir, "git", "add", "lessons", "solutions")
 	runIn(t, dir, "git", "-c", "user.name=test", "-c", "user.email=test@workshop.local", "commit", "-q", "-m", "starter")
 	return ws
-}
-
-// writeScratchWork writes a go.work that uses the copy of lesson 01 and every other module of
-// the workspace where it is: the same modules give the same versions, so the build cache serves
-// every dependency and only the copied lesson is compiled.
-// writeScratchSums writes the copy's lessons/specs.sha256: lesson 01's specs as copied (the
-// harness stays the real workspace's, which the copy does not hold).
-func writeScratchSums(t *testing.T, dir string) {
-	t.Helper()
-	all, err := lessons.Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sums, err := lessons.RenderSums(dir, all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, lessons.SumsFile), sums, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func writeScratchWork(t *testing.T, root, dir string) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "go.work"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	work, err := modfile.ParseWork("go.work", data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "go %s\n\nuse (\n", work.Go.Version)
-	for _, u := range work.Use {
-		path := filepath.Join(root, u.Path)
-		if filepath.Clean(u.Path) == filepath.Join("lessons", "01-gvk-gvr") {
-			path = "./lessons/01-gvk-gvr"
-		}
-		fmt.Fprintf(&b, "\t%s\n", path)
-	}
-	b.WriteString(")\n")
-	if err := os.WriteFile(filepath.Join(dir, "go.work"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func (s scratch) copy(t *testing.T, from, to string) {

@@ -258,34 +258,6 @@ func outcome(sigs variants.Signatures, s variants.Signature) (failing, passing [
 	return failing, passing
 }
 
-// namedMistakeCheck is make test's proof that a check names a known mistake: the first wrong
-// solution (by name) that its recorded signature names alone is run as make check runs an
-// exercise, every spec, and the specs that fail must be its signature, matched to it and to
-// nothing else.
-func (t *tester) namedMistakeCheck(l lessons.Lesson) check {
-	return check{"lesson " + l.Number + ": a check that fails as a known mistake does names that mistake", func(ctx context.Context) (string, error) {
-		sigs, _, err := variants.ReadSignatures(l)
-		if err != nil {
-			return "", err
-		}
-		w, ok, err := firstNamed(l, sigs)
-		if err != nil || !ok {
-			return "no mistake of this lesson is named alone by its signature: nothing to prove", err
-		}
-		proofs, _ := proveWrong(ctx, t.scratch, l, []variants.Patch{w}, false, nil, func(proof) {})
-		p := proofs[0]
-		if p.verdict != caught {
-			return "", fmt.Errorf("%s: %s (%s)", w.Name, p.verdict, p.detail)
-		}
-		got := sigs.Match(w.Exercise, p.failing, p.passing)
-		if !slices.Equal(got, []string{w.Name}) {
-			return "", fmt.Errorf("with %s, exercise %d failed %d specs (%s), which the signatures match to %v, not to %s alone: make signatures LESSON=%s",
-				w.Name, w.Exercise, len(p.failing), strings.Join(p.failing, "; "), got, w.Name, l.Number)
-		}
-		return fmt.Sprintf("%s: exercise %d fails %d of %d specs, matched to it alone", w.Name, w.Exercise, len(p.failing), len(p.failing)+len(p.passing)), nil
-	}}
-}
-
 // firstNamed is the first wrong solution, by name, that its own recorded signature names alone.
 func firstNamed(l lessons.Lesson, sigs variants.Signatures) (variants.Patch, bool, error) {
 	list, err := variants.Wrong(l)
