@@ -23,15 +23,15 @@ func testCatalog() Catalog {
 }
 
 // hostile is the worst a report can carry: every exercise of the catalog failing with the
-// longest message, made of characters that grow when escaped (within MaxReportBytes); half
-// the learners fail one way, half another.
+// longest message, made of characters that grow when escaped (within MaxReportBytes), and the
+// longest known mistake's name; half the learners fail one way, half another.
 func hostile(i int, c Catalog, now time.Time) []byte {
 	name := hostileName(i)
 	rep := Report{Learner: name, Lessons: map[string]map[int]Result{}}
 	for lesson, exercises := range c {
 		rep.Lessons[lesson] = map[int]Result{}
 		for _, n := range exercises {
-			rep.Lessons[lesson][n] = Result{Specs: 9, CheckedAt: now, FirstFailure: fmt.Sprint(i%2) + strings.Repeat(`"<'`, 100)}
+			rep.Lessons[lesson][n] = Result{Specs: 9, CheckedAt: now, FirstFailure: fmt.Sprint(i%2) + strings.Repeat(`"<'`, 100), Mistake: longestMistake(i)}
 		}
 	}
 	body, _ := json.Marshal(rep)
@@ -52,6 +52,12 @@ func (b *testBoard) joinFrom(name, from string) int {
 func (b *testBoard) reportFrom(name, from string, body []byte) int {
 	status, _ := b.call(http.MethodPost, "/api/report", from, map[string]string{"X-Join-Code": b.s.Code(), secretHeader: b.secrets[name]}, body)
 	return status
+}
+
+// longestMistake is a known mistake's name of the longest length a report may carry.
+func longestMistake(i int) string {
+	prefix := fmt.Sprintf("m%d-", i%2)
+	return prefix + strings.Repeat("x", maxMistakeBytes-len(prefix))
 }
 
 // hostileName is a name of the longest length, all characters that grow when escaped.

@@ -290,7 +290,7 @@ func hostileReport(name string) []byte {
 	for lesson, exercises := range abuseCatalog() {
 		rep.Lessons[lesson] = map[int]Result{}
 		for _, n := range exercises {
-			rep.Lessons[lesson][n] = Result{Specs: 9, CheckedAt: time.Now(), FirstFailure: fmt.Sprint(name, n) + string(bytes.Repeat([]byte(`"<'`), 90))}
+			rep.Lessons[lesson][n] = Result{Specs: 9, CheckedAt: time.Now(), FirstFailure: fmt.Sprint(name, n) + string(bytes.Repeat([]byte(`"<'`), 90)), Mistake: longestMistake(n)}
 		}
 	}
 	body, _ := json.Marshal(rep)
