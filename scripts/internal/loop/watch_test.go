@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/onsi/gomega"
-	
+
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/lessoncopy"
 	"workshop.local/scripts/workspace"

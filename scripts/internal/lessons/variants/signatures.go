@@ -2,12 +2,12 @@ package variants
 
 import (
 	"bytes"
-	"fmt"
-	"hash"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash"
 	"io/fs"
 	"maps"
 	"os"
