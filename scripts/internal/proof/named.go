@@ -11,6 +11,7 @@ import (
 	"workshop.local/scripts/internal/lessons"
 	"workshop.local/scripts/internal/lessons/lessoncopy"
 	"workshop.local/scripts/internal/lessons/variants"
+	"workshop.local/scripts/internal/subprocess"
 	"workshop.local/scripts/workspace"
 )
 
@@ -102,7 +103,7 @@ func runTool(ctx context.Context, root, dir string, args ...string) (string, err
 		return "", err
 	}
 	clusterDir := workspace.ClusterDir(root)
-	cmd := exec.CommandContext(ctx, self, args[0])
+	cmd := subprocess.Command(ctx, self, args[0]) // ended whole, its spec runs too, on an interrupt
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), append(args[1:],
 		"LESSONS_KUBECONFIG="+workspace.KubeconfigPath(clusterDir), "WORKSHOP_CLUSTER_DIR="+clusterDir,
