@@ -73,22 +73,11 @@ func learnerWithMistake(root, dir string, l lessons.Lesson, w variants.Patch) er
 		if err != nil {
 			return err
 		}
-		if err := copyInto(content, filepath.Join(copied.Dir, rel)); err != nil {
+		if err := lessoncopy.CopyFile(content, filepath.Join(copied.Dir, rel)); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func copyInto(from, to string) error {
-	data, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(to, data, 0o644)
 }
 
 // workshopTool is the workshop tool's binary: the one running make test (a test sets another).

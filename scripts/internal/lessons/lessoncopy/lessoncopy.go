@@ -30,7 +30,7 @@ func Make(root, dir string, l lessons.Lesson) (lessons.Lesson, error) {
 	if err := writeWork(root, dir, l); err != nil {
 		return lessons.Lesson{}, err
 	}
-	if err := copyFile(filepath.Join(root, "go.work.sum"), filepath.Join(dir, "go.work.sum")); err != nil {
+	if err := CopyFile(filepath.Join(root, "go.work.sum"), filepath.Join(dir, "go.work.sum")); err != nil {
 		return lessons.Lesson{}, err
 	}
 	return writeSums(dir, l)
@@ -47,9 +47,14 @@ func copyTree(from, to string) error {
 	return nil
 }
 
-func copyFile(from, to string) error {
+// CopyFile copies one file's content to another path, making its folder first: a file of the
+// real workspace, or one made for the copy, put in place there.
+func CopyFile(from, to string) error {
 	data, err := os.ReadFile(from)
 	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(to, data, 0o644)
