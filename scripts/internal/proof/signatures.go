@@ -127,7 +127,10 @@ func MatcherReport(root string) error {
 	fmt.Println("the matcher on the recorded signatures (each third held out in turn, matched against the rest):")
 	for _, l := range all {
 		sigs, ok, err := variants.ReadSignatures(l)
-		if err != nil || !ok {
+		if err != nil {
+			return fmt.Errorf("solutions/%s/wrong/%s: %w", l.Name, variants.SignaturesFile, err)
+		}
+		if !ok {
 			continue
 		}
 		list, err := variants.Wrong(l)
